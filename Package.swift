@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Streams has no package dependencies: everything that needs one (the benchmark harness,
+// OpenCombine as a peer, an HTTP server framework) lives in Benchmarks/ or Examples/.
+let package = Package(
+    name: "Streams",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+    ],
+    targets: [
+        .target(name: "Streams"),
+        .target(name: "StreamsTesting", dependencies: ["Streams"]),
+        .executableTarget(name: "streams-example", dependencies: ["Streams"], path: "Sources/StreamsExample"),
+        .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// A type-erasing cancellable that cancels when it is deinitialized.
+///
+/// Keep it for as long as you want the subscription to live; `cancel()` may be called any number
+/// of times from any thread, and only the first call runs the cancel action.
+///
+/// ```swift
+/// var cancellables = Set<AnyCancellable>()
+/// subject
+///     .sink { print($0) }
+///     .store(in: &cancellables)
+/// ```
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    @usableFromInline
+    let lock = Mutex<Void>(())
+
+    @usableFromInline
+    var action: (() -> Void)?
+
+    /// Makes a cancellable that runs `cancel` the first time it is cancelled or deinitialized.
+    ///
+    /// ```swift
+    /// let cancellable = AnyCancellable { print("cancelled") }
+    /// ```
+    @inlinable
+    public init(_ cancel: @escaping () -> Void) {
+        action = cancel
+    }
+
+    /// Makes a cancellable that cancels `canceller` the first time it is cancelled or
+    /// deinitialized.
+    ///
+    /// ```swift
+    /// let cancellable = AnyCancellable(subscription)
+    /// ```
+    @inlinable
+    public convenience init<C: Cancellable>(_ canceller: C) {
+        self.init(canceller.cancel)
+    }
+
+    /// Runs the cancel action, once; later calls do nothing.
+    ///
+    /// ```swift
+    /// cancellable.cancel()
+    /// ```
+    @inlinable
+    public func cancel() {
+        let action = lock.withLockUnchecked { () -> (() -> Void)? in
+            defer { self.action = nil }
+            return self.action
+        }
+        action?()
+    }
+
+    deinit {
+        cancel()
+    }
+
+    /// Two cancellables are equal only if they are the same object.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the object's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+extension AnyCancellable {
+    /// Adds this cancellable to `set`, keeping it alive as long as the set holds it.
+    ///
+    /// ```swift
+    /// var cancellables = Set<AnyCancellable>()
+    /// publisher.sink { _ in }.store(in: &cancellables)
+    /// ```
+    @inlinable
+    public final func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+
+    /// Appends this cancellable to `collection`, keeping it alive as long as the collection
+    /// holds it.
+    ///
+    /// ```swift
+    /// var cancellables: [AnyCancellable] = []
+    /// publisher.sink { _ in }.store(in: &cancellables)
+    /// ```
+    @inlinable
+    public final func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+}
+
+extension Cancellable {
+    /// Wraps this cancellable in an ``AnyCancellable`` and adds it to `set`.
+    ///
+    /// ```swift
+    /// subscription.store(in: &cancellables)
+    /// ```
+    @inlinable
+    public func store(in set: inout Set<AnyCancellable>) {
+        AnyCancellable(self).store(in: &set)
+    }
+
+    /// Wraps this cancellable in an ``AnyCancellable`` and appends it to `collection`.
+    ///
+    /// ```swift
+    /// subscription.store(in: &cancellableArray)
+    /// ```
+    @inlinable
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        AnyCancellable(self).store(in: &collection)
+    }
+}

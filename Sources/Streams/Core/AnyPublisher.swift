@@ -1,0 +1,91 @@
+/// A publisher that hides the type of the publisher it wraps.
+///
+/// Return `AnyPublisher` from APIs so that their pipeline can change without changing the
+/// signature.
+///
+/// ```swift
+/// func names() -> AnyPublisher<String, Never> {
+///     ["a", "b"].publisher.map { $0.uppercased() }.eraseToAnyPublisher()
+/// }
+/// ```
+@frozen
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+    @usableFromInline
+    let box: PublisherBoxBase<Output, Failure>
+
+    /// Wraps `publisher`.
+    ///
+    /// ```swift
+    /// let erased = AnyPublisher(Just(1))
+    /// ```
+    @inlinable
+    public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
+        if let erased = publisher as? AnyPublisher<Output, Failure> {
+            box = erased.box
+        } else {
+            box = PublisherBox(publisher)
+        }
+    }
+
+    /// `"AnyPublisher"`.
+    public var description: String { "AnyPublisher" }
+
+    /// Attaches `subscriber` to the wrapped publisher.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        box.receive(subscriber: subscriber)
+    }
+}
+
+extension Publisher {
+    /// Wraps this publisher in an ``AnyPublisher``, hiding its type.
+    ///
+    /// ```swift
+    /// let erased: AnyPublisher<Int, Never> = Just(1).map { $0 + 1 }.eraseToAnyPublisher()
+    /// ```
+    @inlinable
+    public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
+        AnyPublisher(self)
+    }
+}
+
+extension AnyPublisher {
+    /// Returns `self`: erasing an `AnyPublisher` again adds no layer.
+    ///
+    /// ```swift
+    /// let same = erased.eraseToAnyPublisher()
+    /// ```
+    @inlinable
+    public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
+        self
+    }
+}
+
+/// The abstract class that hides the wrapped publisher's type.
+@usableFromInline
+class PublisherBoxBase<Output, Failure: Error> {
+    @inlinable
+    init() {}
+
+    @usableFromInline
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        preconditionFailure("PublisherBoxBase.receive(subscriber:) is abstract")
+    }
+}
+
+/// Holds the wrapped publisher.
+@usableFromInline
+final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Failure> {
+    @usableFromInline
+    let base: Base
+
+    @inlinable
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    @inlinable
+    override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
+        base.receive(subscriber: subscriber)
+    }
+}

@@ -1,0 +1,261 @@
+import Synchronization
+
+/// What a subject offers its conduits: a way to learn of the first demand and to forget a
+/// cancelled conduit.
+@usableFromInline
+protocol SubjectConduitParent<Output, Failure>: AnyObject {
+    associatedtype Output
+    associatedtype Failure: Error
+
+    /// Called once per conduit, outside its lock, when its subscriber first asks for values.
+    func conduitReceivedDemand()
+
+    /// Called when `conduit` is cancelled.
+    func remove(_ conduit: SubjectConduitBase<Output, Failure>)
+}
+
+/// The type-erased face of a subject's subscription, so that a subject can hold subscribers of
+/// different types in one array.
+@usableFromInline
+class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+    @inlinable
+    init() {}
+
+    /// Delivers `value` if there is demand (or queues it behind a delivery in progress).
+    @usableFromInline
+    func offer(_ value: Output) {
+        preconditionFailure("SubjectConduitBase.offer(_:) is abstract")
+    }
+
+    /// Delivers `completion` (or queues it behind a delivery in progress).
+    @usableFromInline
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        preconditionFailure("SubjectConduitBase.finish(_:) is abstract")
+    }
+}
+
+/// One subscriber's subscription to a subject.
+///
+/// Deliveries to the subscriber are serial without a recursive lock: `delivering` marks that
+/// some call is delivering; any value or completion that arrives meanwhile (from another thread,
+/// or re-entrantly from the subscriber itself) is queued, and the delivering call drains the
+/// queue before it returns. The lock is never held while the subscriber runs.
+///
+/// With `buffersLatest` (``CurrentValueSubject``), a value that finds no demand is kept in a
+/// one-slot buffer and delivered on the next request instead of being dropped.
+@usableFromInline
+final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    typealias Output = Downstream.Input
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    enum Event {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    @usableFromInline
+    let buffersLatest: Bool
+
+    // Guarded by `lock`.
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var parent: (any SubjectConduitParent<Output, Failure>)?
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var notifiedParent = false
+    @usableFromInline
+    var delivering = true  // until `start()` has handed over the subscription
+    @usableFromInline
+    var terminated = false
+    @usableFromInline
+    var buffered: Output?
+    @usableFromInline
+    var queue: [Event] = []
+    @usableFromInline
+    var queueHead = 0
+
+    @inlinable
+    init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>, buffered: Output? = nil) {
+        self.downstream = downstream
+        self.parent = parent
+        self.buffered = buffered
+        buffersLatest = buffered != nil
+    }
+
+    /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile.
+    @inlinable
+    func start() {
+        guard let downstream = lock.withLockUnchecked({ downstream }) else { return }
+        downstream.receive(subscription: self)
+        drain(adding: .none)
+    }
+
+    @inlinable
+    override func offer(_ value: Output) {
+        let receiver = lock.withLockUnchecked { () -> Downstream? in
+            guard !terminated, let downstream else { return nil }
+            if delivering {
+                queue.append(.value(value))
+                return nil
+            }
+            guard demand > 0 else {
+                if buffersLatest { buffered = value }
+                return nil
+            }
+            demand -= 1
+            delivering = true
+            return downstream
+        }
+        guard let receiver else { return }
+        drain(adding: receiver.receive(value))
+    }
+
+    @inlinable
+    override func finish(_ completion: Subscribers.Completion<Failure>) {
+        let receiver = lock.withLockUnchecked { () -> Downstream? in
+            guard !terminated else { return nil }
+            if delivering {
+                queue.append(.completion(completion))
+                return nil
+            }
+            return terminate()
+        }
+        receiver?.receive(completion: completion)
+    }
+
+    /// Marks the conduit finished and hands back the subscriber; call with the lock held.
+    @inlinable
+    func terminate() -> Downstream? {
+        terminated = true
+        buffered = nil
+        parent = nil
+        defer { downstream = nil }
+        return downstream
+    }
+
+    /// Adds the demand the subscriber returned, then delivers queued events until the queue is
+    /// empty or the demand is used up; clears `delivering` on the way out.
+    @inlinable
+    func drain(adding additional: Subscribers.Demand) {
+        var additional = additional
+        while true {
+            let next = lock.withLockUnchecked { () -> (Downstream, Event)? in
+                guard let downstream else {
+                    delivering = false
+                    return nil
+                }
+                demand += additional
+                if let value = buffered, demand > 0 {
+                    buffered = nil
+                    demand -= 1
+                    return (downstream, .value(value))
+                }
+                while queueHead < queue.count {
+                    let event = queue[queueHead]
+                    queueHead += 1
+                    switch event {
+                    case .value(let value):
+                        if demand > 0 {
+                            demand -= 1
+                            return (downstream, event)
+                        }
+                        if buffersLatest { buffered = value }
+                    case .completion:
+                        _ = terminate()
+                        queue = []
+                        queueHead = 0
+                        return (downstream, event)
+                    }
+                }
+                queue.removeAll(keepingCapacity: true)
+                queueHead = 0
+                delivering = false
+                return nil
+            }
+            switch next {
+            case nil:
+                return
+            case let (downstream, .value(value))?:
+                additional = downstream.receive(value)
+            case let (downstream, .completion(completion))?:
+                downstream.receive(completion: completion)
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        let action = lock.withLockUnchecked { () -> RequestAction in
+            guard !terminated, let downstream else { return .nothing }
+            self.demand += demand
+            let notify = !notifiedParent
+            notifiedParent = true
+            if !delivering, let value = buffered {
+                buffered = nil
+                self.demand -= 1
+                delivering = true
+                return .deliver(downstream, value, notify: notify)
+            }
+            return notify ? .notify : .nothing
+        }
+        switch action {
+        case .nothing:
+            return
+        case .notify:
+            notifyParent()
+        case let .deliver(downstream, value, notify):
+            if notify { notifyParent() }
+            drain(adding: downstream.receive(value))
+        }
+    }
+
+    /// What `request(_:)` does once it has left the lock.
+    @usableFromInline
+    enum RequestAction {
+        case nothing
+        case notify
+        case deliver(Downstream, Output, notify: Bool)
+    }
+
+    /// Tells the subject that this subscriber has asked for values.
+    @inlinable
+    func notifyParent() {
+        lock.withLockUnchecked { parent }?.conduitReceivedDemand()
+    }
+
+    @inlinable
+    func cancel() {
+        let released = lock.withLockUnchecked { () -> (Downstream?, (any SubjectConduitParent<Output, Failure>)?) in
+            guard !terminated else { return (nil, nil) }
+            let parent = self.parent
+            queue = []
+            queueHead = 0
+            return (terminate(), parent)
+        }
+        released.1?.remove(self)
+    }
+
+    @usableFromInline
+    var description: String { buffersLatest ? "CurrentValueSubject" : "PassthroughSubject" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked {
+            Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+        }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
