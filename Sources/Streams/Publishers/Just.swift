@@ -27,18 +27,21 @@ public struct Just<Output>: Publisher {
     /// Sends the subscription; the value and `.finished` follow the first request.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+        subscriber.receive(subscription: JustSubscription(name: "Just", value: output, downstream: subscriber))
     }
 }
 
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// The subscription of ``Just``: delivers the value and `.finished` on the first request.
+/// The subscription of ``Just`` (and of a successful `Result.Publisher` or a non-nil
+/// `Optional.Publisher`): delivers the value and `.finished` on the first request.
 @usableFromInline
 final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    @usableFromInline
+    let name: String
     @usableFromInline
     let lock = Mutex<Void>(())
     @usableFromInline
@@ -47,7 +50,8 @@ final class JustSubscription<Downstream: Subscriber>: Subscription, CustomString
     var downstream: Downstream?
 
     @inlinable
-    init(value: Downstream.Input, downstream: Downstream) {
+    init(name: String, value: Downstream.Input, downstream: Downstream) {
+        self.name = name
         self.value = value
         self.downstream = downstream
     }
@@ -76,7 +80,7 @@ final class JustSubscription<Downstream: Subscriber>: Subscription, CustomString
     }
 
     @usableFromInline
-    var description: String { "Just" }
+    var description: String { name }
 
     @usableFromInline
     var customMirror: Mirror {

@@ -1,0 +1,105 @@
+extension Publisher {
+    /// Transforms every value and passes on the non-`nil` results.
+    ///
+    /// Each `nil` asks upstream for one more value, so demand is never lost.
+    ///
+    /// ```swift
+    /// let numbers = ["1", "two", "3"].publisher.compactMap { Int($0) }   // 1, 3
+    /// ```
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+        Publishers.CompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms values and passes on the non-`nil` results.
+    ///
+    /// ```swift
+    /// let numbers = Publishers.CompactMap(upstream: texts) { Int($0) }
+    /// ```
+    public struct CompactMap<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+
+        /// The transformation; `nil` drops the value.
+        public let transform: (Upstream.Output) -> Output?
+
+        /// Makes a publisher that passes on `upstream`'s values transformed, dropping `nil`s.
+        ///
+        /// ```swift
+        /// let numbers = Publishers.CompactMap(upstream: texts, transform: { Int($0) })
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber` through the transformation.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+        }
+
+        /// Fuses two compact-maps into one stage.
+        ///
+        /// ```swift
+        /// let positive = texts.compactMap { Int($0) }.compactMap { $0 > 0 ? $0 : nil }
+        /// ```
+        @inlinable
+        public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+            let first = self.transform
+            return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(transform) }
+        }
+    }
+}
+
+extension Publishers.CompactMap {
+    /// CompactMap's subscriber: stateless, so the upstream subscription goes straight downstream.
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let transform: (Upstream.Output) -> Output?
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+            self.downstream = downstream
+            self.transform = transform
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard let output = transform(input) else { return .max(1) }
+            return downstream.receive(output)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { "CompactMap" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,61 @@
+extension Publisher {
+    /// Drops the first `count` values, then passes on the rest.
+    ///
+    /// ```swift
+    /// let rest = [1, 2, 3, 4].publisher.dropFirst(2)   // 3, 4
+    /// ```
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+        Publishers.Drop(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that skips a number of values before passing on the rest.
+    ///
+    /// ```swift
+    /// let rest = Publishers.Drop(upstream: numbers, count: 2)
+    /// ```
+    public struct Drop<Upstream: Publisher>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose first values are dropped.
+        public let upstream: Upstream
+
+        /// How many values to drop; zero or more.
+        public let count: Int
+
+        /// Makes a publisher that drops `upstream`'s first `count` values.
+        ///
+        /// ```swift
+        /// let rest = Publishers.Drop(upstream: numbers, count: 1)
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            precondition(count >= 0, "dropFirst requires a count of zero or more, got \(count)")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Attaches `subscriber`; each subscription drops its own first values.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            var remaining = count
+            upstream.subscribe(
+                StageSubscription<Output, Failure, S>(
+                    name: "Drop", downstream: subscriber, mapFailure: { $0 },
+                    step: { input in
+                        guard remaining == 0 else {
+                            remaining -= 1
+                            return .drop
+                        }
+                        return .emit(input)
+                    }))
+        }
+    }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}

@@ -1,0 +1,106 @@
+extension Publisher {
+    /// Passes on only the values for which `isIncluded` returns `true`.
+    ///
+    /// Each rejected value asks upstream for one more, so demand is never lost.
+    ///
+    /// ```swift
+    /// let evens = (1...6).publisher.filter { $0.isMultiple(of: 2) }   // 2, 4, 6
+    /// ```
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// A publisher that passes on only the values that satisfy a predicate.
+    ///
+    /// ```swift
+    /// let positives = Publishers.Filter(upstream: numbers) { $0 > 0 }
+    /// ```
+    public struct Filter<Upstream: Publisher>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+
+        /// Returns `true` for the values to pass on.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Makes a publisher that passes on `upstream`'s values that satisfy `isIncluded`.
+        ///
+        /// ```swift
+        /// let positives = Publishers.Filter(upstream: numbers, isIncluded: { $0 > 0 })
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Attaches `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+        }
+
+        /// Fuses two filters into one stage.
+        ///
+        /// ```swift
+        /// let small = numbers.filter { $0 > 0 }.filter { $0 < 10 }   // one Publishers.Filter
+        /// ```
+        @inlinable
+        public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+            let first = self.isIncluded
+            return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+        }
+    }
+}
+
+extension Publishers.Filter {
+    /// Filter's subscriber: stateless, so the upstream subscription goes straight downstream.
+    @usableFromInline
+    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let isIncluded: (Output) -> Bool
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(downstream: Downstream, isIncluded: @escaping (Output) -> Bool) {
+            self.downstream = downstream
+            self.isIncluded = isIncluded
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            downstream.receive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Output) -> Subscribers.Demand {
+            isIncluded(input) ? downstream.receive(input) : .max(1)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            downstream.receive(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { "Filter" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

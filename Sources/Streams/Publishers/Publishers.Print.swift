@@ -1,0 +1,114 @@
+import Synchronization
+
+extension Publisher {
+    /// Prints a line for every event that passes: subscription, request, value, completion and
+    /// cancel, each starting with `prefix` (when not empty), to `stream` or to standard output.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher.print("numbers").sink { _ in }
+    /// // numbers: receive subscription: (Sequence)
+    /// // numbers: request unlimited
+    /// // numbers: receive value: (1)
+    /// // numbers: receive value: (2)
+    /// // numbers: receive finished
+    /// ```
+    @inlinable
+    public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
+        Publishers.Print(upstream: self, prefix: prefix, to: stream)
+    }
+}
+
+extension Publishers {
+    /// A publisher that prints a line for every event that passes through it.
+    ///
+    /// ```swift
+    /// var log = ""
+    /// let traced = Publishers.Print(upstream: Just(1), prefix: "just", to: log)
+    /// ```
+    public struct Print<Upstream: Publisher>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are printed.
+        public let upstream: Upstream
+        /// The text each line starts with, followed by `": "` when not empty.
+        public let prefix: String
+        /// Where the lines go; standard output when `nil`.
+        public let stream: (any TextOutputStream)?
+
+        /// Makes a publisher that prints `upstream`'s events.
+        ///
+        /// ```swift
+        /// let traced = Publishers.Print(upstream: Just(1), prefix: "just")
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, prefix: String, to stream: (any TextOutputStream)? = nil) {
+            self.upstream = upstream
+            self.prefix = prefix
+            self.stream = stream
+        }
+
+        /// Attaches `subscriber` behind the printer.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let printer = EventPrinter(prefix: prefix, stream: stream)
+            let hooks = Publishers.HandleEvents(
+                upstream: upstream,
+                receiveSubscription: { printer.write("receive subscription: (\($0))") },
+                receiveOutput: { printer.write("receive value: (\($0))") },
+                receiveCompletion: {
+                    switch $0 {
+                    case .finished: printer.write("receive finished")
+                    case .failure(let error): printer.write("receive error: (\(error))")
+                    }
+                },
+                receiveCancel: { printer.write("receive cancel") },
+                receiveRequest: { printer.write("request \(EventPrinter.describe($0))") })
+            upstream.subscribe(
+                Publishers.HandleEvents<Upstream>.Inner(
+                    name: "Print", hooks: hooks,
+                    returnedDemandHook: { printer.write("request \(EventPrinter.describe($0)) (synchronous)") },
+                    downstream: subscriber))
+        }
+    }
+}
+
+/// Writes `print(_:to:)`'s lines, one at a time, to the stream or to standard output.
+@usableFromInline
+final class EventPrinter: @unchecked Sendable {
+    @usableFromInline
+    let prefix: String
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    @usableFromInline
+    var stream: (any TextOutputStream)?
+
+    @inlinable
+    init(prefix: String, stream: (any TextOutputStream)?) {
+        self.prefix = prefix.isEmpty ? "" : prefix + ": "
+        self.stream = stream
+    }
+
+    /// `"unlimited"` or `"max: (n)"`, as Combine prints demand.
+    @inlinable
+    static func describe(_ demand: Subscribers.Demand) -> String {
+        demand.max.map { "max: (\($0))" } ?? "unlimited"
+    }
+
+    /// Writes one line. The lock keeps lines whole when events come from several threads; the
+    /// stream is the caller's own text sink, which never calls back into the pipeline.
+    @inlinable
+    func write(_ line: String) {
+        lock.withLockUnchecked {
+            if var target = stream {
+                target.write(prefix + line + "\n")
+                stream = target
+            } else {
+                Swift.print(prefix + line)
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+extension Publisher {
+    /// Passes on the values for which `isIncluded` returns `true`; a thrown error cancels
+    /// upstream and fails the stream.
+    ///
+    /// ```swift
+    /// let valid = names.tryFilter { name in
+    ///     guard !name.isEmpty else { throw FormError.emptyName }
+    ///     return name.count >= 4
+    /// }
+    /// ```
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+        Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// A publisher that passes on values satisfying a throwing predicate.
+    ///
+    /// ```swift
+    /// let valid = Publishers.TryFilter(upstream: names) { try validate($0) }
+    /// ```
+    public struct TryFilter<Upstream: Publisher>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or a thrown one.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+
+        /// Returns `true` for the values to pass on; a thrown error ends the stream.
+        public let isIncluded: (Upstream.Output) throws -> Bool
+
+        /// Makes a publisher that passes on `upstream`'s values that satisfy `isIncluded`.
+        ///
+        /// ```swift
+        /// let valid = Publishers.TryFilter(upstream: names, isIncluded: { try validate($0) })
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Attaches `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            let isIncluded = self.isIncluded
+            upstream.subscribe(
+                StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryFilter", downstream: subscriber, mapFailure: { $0 },
+                    step: { input in
+                        do {
+                            return try isIncluded(input) ? .emit(input) : .drop
+                        } catch {
+                            return .fail(error)
+                        }
+                    }))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+extension Publisher {
+    /// Transforms every value with a closure that may throw; a thrown error cancels upstream and
+    /// fails the stream with that error.
+    ///
+    /// ```swift
+    /// let numbers = ["1", "2", "x"].publisher
+    ///     .tryMap { text -> Int in
+    ///         guard let number = Int(text) else { throw ParseError.notANumber(text) }
+    ///         return number
+    ///     }
+    /// // 1, 2, then failure(ParseError.notANumber("x"))
+    /// ```
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms every value with a throwing closure.
+    ///
+    /// ```swift
+    /// let parsed = Publishers.TryMap(upstream: Just("42")) { try Int($0) ?? { throw ParseError() }() }
+    /// ```
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or a thrown one.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+
+        /// The transformation; a thrown error ends the stream.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Makes a publisher that transforms `upstream`'s values with `transform`.
+        ///
+        /// ```swift
+        /// let lengths = Publishers.TryMap(upstream: names) { $0.count }
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber` through the transformation.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+            let transform = self.transform
+            upstream.subscribe(
+                StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                    name: "TryMap", downstream: subscriber, mapFailure: { $0 },
+                    step: { input in
+                        do {
+                            return .emit(try transform(input))
+                        } catch {
+                            return .fail(error)
+                        }
+                    }))
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Synchronization
+
+/// A property wrapper that publishes every change of the property.
+///
+/// `$property` is a publisher that gives each subscriber the current value, then every new
+/// value. As in Combine, subscribers see a new value *before* the property stores it (the
+/// publisher fires on `willSet`).
+///
+/// ```swift
+/// final class SignUpViewModel {
+///     @Published var userName = ""
+///     @Published var isValid = false
+///
+///     init() {
+///         $userName.map { $0.count >= 4 }.assign(to: &$isValid)
+///     }
+/// }
+/// ```
+@propertyWrapper
+public struct Published<Value> {
+    @usableFromInline
+    var storage: PublishedStorage<Value>
+
+    /// Makes a published property with an initial value.
+    ///
+    /// ```swift
+    /// @Published var count = 0
+    /// ```
+    @inlinable
+    public init(wrappedValue: Value) {
+        storage = PublishedStorage(wrappedValue)
+    }
+
+    /// Makes a published property with an initial value.
+    ///
+    /// ```swift
+    /// var count = Published(initialValue: 0)
+    /// ```
+    @inlinable
+    public init(initialValue: Value) {
+        self.init(wrappedValue: initialValue)
+    }
+
+    /// The property's value; setting it publishes the new value first, then stores it.
+    @inlinable
+    public var wrappedValue: Value {
+        get { storage.current }
+        nonmutating set { storage.set(newValue) }
+    }
+
+    /// The publisher of the property's values: `$property`.
+    @inlinable
+    public var projectedValue: Publisher {
+        get { Publisher(storage: storage) }
+        set { storage = newValue.storage }
+    }
+
+    /// The publisher of a `@Published` property: the current value to each new subscriber,
+    /// then every change. It never fails or finishes.
+    ///
+    /// ```swift
+    /// let cancellable = model.$userName.sink { print("typed", $0) }
+    /// ```
+    public struct Publisher: Streams.Publisher {
+        /// The property's type.
+        public typealias Output = Value
+        /// A published property never fails.
+        public typealias Failure = Never
+
+        @usableFromInline
+        let storage: PublishedStorage<Value>
+
+        @inlinable
+        init(storage: PublishedStorage<Value>) {
+            self.storage = storage
+        }
+
+        /// Attaches `subscriber`; it receives the current value on its first request.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            storage.subject.receive(subscriber: subscriber)
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Republishes every value through a `@Published` property: `assign(to: &$property)`.
+    ///
+    /// No cancellable is returned: the subscription lives exactly as long as the property's
+    /// storage, and holds it weakly, so the owning object has no retain cycle.
+    ///
+    /// ```swift
+    /// $userName.map { $0.count >= 4 }.assign(to: &$isValid)
+    /// ```
+    @inlinable
+    public func assign(to published: inout Published<Output>.Publisher) {
+        let storage = published.storage
+        let cancellable = sink { [weak storage] value in
+            storage?.set(value)
+        }
+        storage.keep(cancellable)
+    }
+}
+
+/// What a `Published` property holds: its value, the subject that publishes it, and the
+/// subscriptions `assign(to:)` tied to its lifetime.
+@usableFromInline
+final class PublishedStorage<Value>: @unchecked Sendable {
+    @usableFromInline
+    let subject: CurrentValueSubject<Value, Never>
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    @usableFromInline
+    var stored: Value
+    @usableFromInline
+    var assignments: [AnyCancellable] = []
+
+    @inlinable
+    init(_ value: Value) {
+        stored = value
+        subject = CurrentValueSubject(value)
+    }
+
+    /// The property's value.
+    @inlinable
+    var current: Value {
+        lock.withLockUnchecked { stored }
+    }
+
+    /// Publishes `value`, then stores it (Combine's `willSet` order).
+    @inlinable
+    func set(_ value: Value) {
+        subject.send(value)
+        lock.withLockUnchecked { stored = value }
+    }
+
+    /// Keeps an `assign(to:)` subscription alive as long as this storage.
+    @inlinable
+    func keep(_ cancellable: AnyCancellable) {
+        lock.withLockUnchecked { assignments.append(cancellable) }
+    }
+}
