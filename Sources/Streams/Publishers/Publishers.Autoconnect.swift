@@ -1,0 +1,170 @@
+import Synchronization
+
+extension ConnectablePublisher {
+    /// Connects when the first subscriber arrives and disconnects when the last one cancels.
+    ///
+    /// ```swift
+    /// let shared = numbers.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    /// let cancellable = shared.sink { print($0) }   // connects now
+    /// ```
+    @inlinable
+    public func autoconnect() -> Publishers.Autoconnect<Self> {
+        Publishers.Autoconnect(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// A publisher that connects its connectable upstream on the first subscription and
+    /// disconnects it when the number of subscribers drops to zero.
+    ///
+    /// ```swift
+    /// let live = Publishers.Autoconnect(upstream: connectable)
+    /// ```
+    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The connectable publisher.
+        public final let upstream: Upstream
+
+        @usableFromInline
+        let lock = Mutex<Void>(())
+        // Guarded by `lock`.
+        @usableFromInline
+        var subscriberCount = 0
+        @usableFromInline
+        var connection: (any Cancellable)?
+        @usableFromInline
+        var connecting = false
+
+        /// Wraps `upstream`.
+        ///
+        /// ```swift
+        /// let live = Publishers.Autoconnect(upstream: connectable)
+        /// ```
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber` and connects the upstream if this is the first subscriber.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let mustConnect = lock.withLockUnchecked { () -> Bool in
+                subscriberCount += 1
+                guard connection == nil, !connecting else { return false }
+                connecting = true
+                return true
+            }
+            upstream.subscribe(AutoconnectLink(downstream: subscriber, parent: self))
+            guard mustConnect else { return }
+            let made = upstream.connect()
+            let unused = lock.withLockUnchecked { () -> (any Cancellable)? in
+                connecting = false
+                guard subscriberCount > 0 else { return made }
+                connection = made
+                return nil
+            }
+            unused?.cancel()
+        }
+
+        /// Called when one subscriber cancels: disconnects when none are left.
+        @inlinable
+        func subscriberCancelled() {
+            let connection = lock.withLockUnchecked { () -> (any Cancellable)? in
+                subscriberCount -= 1
+                guard subscriberCount == 0 else { return nil }
+                defer { self.connection = nil }
+                return self.connection
+            }
+            connection?.cancel()
+        }
+    }
+}
+
+/// Stands between `Autoconnect` and one subscriber, to learn when it cancels.
+@usableFromInline
+final class AutoconnectLink<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var parent: Publishers.Autoconnect<Upstream>?
+    @usableFromInline
+    var status = SubscriptionStatus.awaitingSubscription
+
+    @inlinable
+    init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
+        self.downstream = downstream
+        self.parent = parent
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let downstream = lock.withLockUnchecked { () -> Downstream? in
+            guard case .awaitingSubscription = status else { return nil }
+            status = .subscribed(subscription)
+            return self.downstream
+        }
+        guard let downstream else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        lock.withLockUnchecked { downstream }?.receive(input) ?? .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let downstream = lock.withLockUnchecked { () -> Downstream? in
+            guard case .subscribed = status else { return nil }
+            status = .terminal
+            defer { self.downstream = nil }
+            return self.downstream
+        }
+        downstream?.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        lock.withLockUnchecked { status.subscription }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = lock.withLockUnchecked {
+            () -> ((any Subscription)?, Publishers.Autoconnect<Upstream>?, Downstream?) in
+            guard case .subscribed(let subscription) = status else { return (nil, nil, nil) }
+            status = .terminal
+            defer {
+                parent = nil
+                downstream = nil
+            }
+            return (subscription, parent, downstream)
+        }
+        taken.0?.cancel()
+        taken.1?.subscriberCancelled()
+    }
+
+    @usableFromInline
+    var description: String { "Autoconnect" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}

@@ -1,0 +1,99 @@
+import Synchronization
+
+extension Publisher {
+    /// Shares this publisher through a subject that `createSubject` makes, once, on first use.
+    ///
+    /// Subscribers attach to the subject; nothing flows until you call `connect()`.
+    ///
+    /// ```swift
+    /// let shared = [1, 2, 3].publisher.multicast { PassthroughSubject<Int, Never>() }
+    /// let a = shared.sink { print("A", $0) }
+    /// let b = shared.sink { print("B", $0) }
+    /// let connection = shared.connect()   // A 1, B 1, A 2, B 2, A 3, B 3
+    /// ```
+    @inlinable
+    public func multicast<S: Subject>(
+        _ createSubject: @escaping () -> S
+    ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+        Publishers.Multicast(upstream: self, createSubject: createSubject)
+    }
+
+    /// Shares this publisher through `subject`; nothing flows until you call `connect()`.
+    ///
+    /// ```swift
+    /// let shared = numbers.multicast(subject: PassthroughSubject<Int, Never>())
+    /// ```
+    @inlinable
+    public func multicast<S: Subject>(
+        subject: S
+    ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+        multicast { subject }
+    }
+}
+
+extension Publishers {
+    /// A connectable publisher that shares its upstream through a subject.
+    ///
+    /// ```swift
+    /// let shared = Publishers.Multicast(upstream: numbers) { PassthroughSubject<Int, Never>() }
+    /// ```
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher, @unchecked Sendable
+    where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The shared publisher.
+        public let upstream: Upstream
+
+        /// Makes the subject, once.
+        public let createSubject: () -> SubjectType
+
+        @usableFromInline
+        let lock = Mutex<Void>(())
+        // Guarded by `lock`.
+        @usableFromInline
+        var madeSubject: SubjectType?
+
+        /// Makes a connectable publisher that shares `upstream` through `createSubject()`.
+        ///
+        /// ```swift
+        /// let shared = Publishers.Multicast(upstream: numbers, createSubject: { PassthroughSubject() })
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+        }
+
+        /// The subject, made on first use.
+        @inlinable
+        var subject: SubjectType {
+            if let subject = lock.withLockUnchecked({ madeSubject }) { return subject }
+            let made = createSubject()
+            return lock.withLockUnchecked {
+                if let existing = madeSubject { return existing }
+                madeSubject = made
+                return made
+            }
+        }
+
+        /// Attaches `subscriber` to the subject.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            subject.receive(subscriber: subscriber)
+        }
+
+        /// Subscribes the subject to the upstream; cancel the result to disconnect.
+        ///
+        /// ```swift
+        /// let connection = shared.connect()
+        /// connection.cancel()
+        /// ```
+        @inlinable
+        public func connect() -> any Cancellable {
+            upstream.subscribe(subject)
+        }
+    }
+}
