@@ -1,0 +1,119 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("Subscribers.Sink")
+struct SinkTests {
+    @Test func receivesValuesThenCompletion() {
+        let values = Log<Int>()
+        let completions = Log<Subscribers.Completion<Never>>()
+        let cancellable = [1, 2, 3].publisher.sink(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        #expect(values.items == [1, 2, 3])
+        #expect(completions.items == [.finished])
+        cancellable.cancel()
+    }
+
+    @Test func valueOnlyOverloadForNeverFailing() {
+        let values = Log<String>()
+        let cancellable = Just("a").sink { values.append($0) }
+        #expect(values.items == ["a"])
+        _ = cancellable
+    }
+
+    @Test func requestsUnlimitedOnSubscription() {
+        let requests = Log<Subscribers.Demand>()
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable = subject.handleEvents(receiveRequest: { requests.append($0) }).sink { _ in }
+        #expect(requests.items == [.unlimited])
+        cancellable.cancel()
+    }
+
+    @Test func releasesClosuresOnCompletion() {
+        weak var weakToken: Tracked?
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable: AnyCancellable
+        do {
+            let token = Tracked()
+            weakToken = token
+            cancellable = subject.sink(receiveCompletion: { _ in _ = token }, receiveValue: { _ in _ = token })
+        }
+        #expect(weakToken != nil)
+        subject.send(completion: .finished)
+        #expect(weakToken == nil)
+        _ = cancellable
+    }
+
+    @Test func releasesClosuresOnCancel() {
+        weak var weakToken: Tracked?
+        let subject = PassthroughSubject<Int, Never>()
+        let cancellable: AnyCancellable
+        do {
+            let token = Tracked()
+            weakToken = token
+            cancellable = subject.sink { _ in _ = token }
+        }
+        #expect(weakToken != nil)
+        cancellable.cancel()
+        #expect(weakToken == nil)
+    }
+
+    @Test func ignoresEverythingAfterCompletion() {
+        let values = Log<Int>()
+        let completions = Log<Subscribers.Completion<TestError>>()
+        let sink = Subscribers.Sink<Int, TestError>(
+            receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+        sink.receive(subscription: Subscriptions.empty)
+        _ = sink.receive(1)
+        sink.receive(completion: .finished)
+        _ = sink.receive(2)
+        sink.receive(completion: .failure(.oops))
+        #expect(values.items == [1])
+        #expect(completions.items == [.finished])
+    }
+
+    @Test func cancelsASecondSubscription() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let first = RecordingSubscription()
+        let second = RecordingSubscription()
+        sink.receive(subscription: first)
+        sink.receive(subscription: second)
+        #expect(first.requests == [.unlimited])
+        #expect(first.cancels == 0)
+        #expect(second.requests.isEmpty)
+        #expect(second.cancels == 1)
+        sink.cancel()
+        sink.cancel()
+        #expect(first.cancels == 1)
+    }
+
+    @Test func cancelBeforeSubscriptionCancelsTheLaterOne() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        sink.cancel()
+        let requests = Log<Subscribers.Demand>()
+        let cancels = Log<Void>()
+        PassthroughSubject<Int, Never>()
+            .handleEvents(receiveCancel: { cancels.append(()) }, receiveRequest: { requests.append($0) })
+            .subscribe(sink)
+        #expect(requests.items.isEmpty)
+        #expect(cancels.items.count == 1)
+    }
+
+    @Test func reentrantCancelFromReceiveValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let values = Log<Int>()
+        var cancellable: AnyCancellable?
+        cancellable = subject.sink { value in
+            values.append(value)
+            cancellable?.cancel()
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(values.items == [1])
+    }
+
+    @Test func description() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        #expect(String(describing: sink) == "Sink")
+    }
+}
