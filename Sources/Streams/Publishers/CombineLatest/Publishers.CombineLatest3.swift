@@ -1,0 +1,81 @@
+extension Publisher {
+    /// Combines this publisher with `b` and `c`. Emits nothing until every publisher has sent a value;
+    /// then each new value from any of them sends a tuple of the latest values. A tuple with no demand
+    /// for it is dropped. It finishes when all finish; any failure fails it.
+    ///
+    /// ```swift
+    /// let form = userName.combineLatest(password, passwordAgain)
+    /// ```
+    @inlinable
+    public func combineLatest<B: Publisher, C: Publisher>(_ b: B, _ c: C) -> Publishers.CombineLatest3<Self, B, C>
+    where B.Failure == Failure, C.Failure == Failure {
+        Publishers.CombineLatest3(self, b, c)
+    }
+
+    /// Combines this publisher with `b` and `c` and transforms each tuple.
+    ///
+    /// ```swift
+    /// let isValid = userName.combineLatest(password, passwordAgain) { !$0.isEmpty && $1 == $2 }
+    /// ```
+    @inlinable
+    public func combineLatest<B: Publisher, C: Publisher, T>(
+        _ b: B,
+        _ c: C,
+        _ transform: @escaping (Output, B.Output, C.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
+        combineLatest(b, c).map(transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher of the latest values of three publishers.
+    ///
+    /// Emits nothing until every publisher has sent a value; then each new value from any of them
+    /// sends a tuple of the latest values. A tuple with no demand for it is dropped. It finishes
+    /// when all finish; any failure fails it.
+    ///
+    /// ```swift
+    /// let pairs = first.combineLatest(second, third)
+    /// ```
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+        /// A tuple of one value from each publisher.
+        public typealias Output = (A.Output, B.Output, C.Output)
+        /// The publishers' failure.
+        public typealias Failure = A.Failure
+
+        /// The first publisher.
+        public let a: A
+        /// The second publisher.
+        public let b: B
+        /// The third publisher.
+        public let c: C
+
+        /// Makes a publisher of the latest values of the given publishers.
+        ///
+        /// ```swift
+        /// let combined = Publishers.CombineLatest3(a, b, c)
+        /// ```
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Attaches `subscriber`: the subscription first, then the upstreams in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let (a, b, c) = (self.a, self.b, self.c)
+            CombiningSubscription(
+                name: "CombineLatest", mode: .latest, count: 3, downstream: subscriber,
+                combine: { values in (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output) }
+            ).start { combining in
+                combining.attach(a, at: 0)
+                combining.attach(b, at: 1)
+                combining.attach(c, at: 2)
+            }
+        }
+    }
+}
+
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}

@@ -1,0 +1,122 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("combineLatest, zip")
+struct CombineLatestTests {
+    @Test func combineLatestWaitsForEveryUpstreamThenSendsLatest() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        var pairs: [String] = []
+        let cancellable = a.combineLatest(b).sink { pairs.append("\($0)\($1)") }
+        a.send(1)
+        a.send(2)
+        b.send("x")
+        a.send(3)
+        b.send("y")
+        #expect(pairs == ["2x", "3x", "3y"])
+        cancellable.cancel()
+    }
+
+    @Test func combineLatestFinishesWhenAllFinishAndFailsOnAnyFailure() {
+        let a = PassthroughSubject<Int, TestError>()
+        let b = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        a.combineLatest(b) { $0 + $1 }.subscribe(subscriber)
+        a.send(1)
+        b.send(2)
+        a.send(completion: .finished)
+        #expect(subscriber.completion == nil)
+        b.send(3)
+        b.send(completion: .finished)
+        #expect(subscriber.values == [3, 4])
+        #expect(subscriber.completion == .finished)
+
+        let failing = TestSubscriber<(Int, Int), TestError>()
+        let c = PassthroughSubject<Int, TestError>()
+        c.combineLatest(PassthroughSubject<Int, TestError>()).subscribe(failing)
+        c.send(completion: .failure(.oops))
+        #expect(failing.completion == .failure(.oops))
+    }
+
+    @Test func combineLatestPassesDemandToEveryUpstream() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        a.combineLatest(b) { $0 * 10 + $1 }.subscribe(subscriber)
+        a.send(1)
+        b.send(1)
+        // Each upstream was asked for one value, so the subject drops a's 2.
+        a.send(2)
+        #expect(subscriber.values == [11])
+        subscriber.request(.max(1))
+        b.send(2)
+        #expect(subscriber.values == [11, 12])
+    }
+
+    @Test func combineLatestOfThree() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        a.combineLatest(b, c) { $0 + $1 + $2 }.subscribe(subscriber)
+        a.send(1)
+        b.send(10)
+        c.send(100)
+        b.send(20)
+        #expect(subscriber.values == [111, 121])
+        #expect(subscriber.events.first == .subscription("CombineLatest"))
+    }
+
+    @Test func zipPairsInOrder() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        var pairs: [String] = []
+        let cancellable = a.zip(b).sink { pairs.append("\($0)\($1)") }
+        a.send(1)
+        a.send(2)
+        b.send("x")
+        b.send("y")
+        b.send("z")
+        a.send(3)
+        #expect(pairs == ["1x", "2y", "3z"])
+        cancellable.cancel()
+    }
+
+    @Test func zipFinishesWhenAFinishedUpstreamHasNothingLeft() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        a.zip(b) { $0 + $1 }.subscribe(subscriber)
+        a.send(1)
+        a.send(2)
+        a.send(completion: .finished)
+        #expect(subscriber.completion == nil)
+        b.send(10)
+        #expect(subscriber.completion == nil)
+        b.send(20)
+        #expect(subscriber.values == [11, 22])
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func zipOfThreeSequencesAndDemand() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        [1, 2, 3].publisher.zip([10, 20].publisher, [100, 200, 300].publisher) { $0 + $1 + $2 }.subscribe(subscriber)
+        #expect(subscriber.values == [111])
+        subscriber.request(.max(5))
+        #expect(subscriber.values == [111, 222])
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.events.first == .subscription("Zip"))
+    }
+
+    @Test func cancelStopsCombining() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<(Int, Int), Never>()
+        a.combineLatest(b).subscribe(subscriber)
+        a.send(1)
+        subscriber.cancel()
+        b.send(2)
+        #expect(subscriber.values.isEmpty)
+    }
+}
