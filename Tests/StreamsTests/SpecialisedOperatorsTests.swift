@@ -22,8 +22,6 @@ struct SpecialisedOperatorsTests {
         #expect((try? tried.result.get()) == nil)
         let typed: Result<Int, TestError>.Publisher = Just(1).setFailureType(to: TestError.self)
         #expect(typed.result == .success(1))
-        let mappedError: Result<Int, TestError>.Publisher = Just(1).mapError { (never: Never) -> TestError in switch never {} }
-        #expect(mappedError.result == .success(1))
         let scanned: Result<Int, Never>.Publisher = Just(5).scan(10, +)
         #expect(values(scanned) == [15])
         let filtered: Optional<Int>.Publisher = Just(3).filter { $0 > 5 }
