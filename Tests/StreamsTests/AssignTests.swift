@@ -88,6 +88,19 @@ struct AssignTests {
         #expect(weakModel == nil)
     }
 
+    @Test func publishedAlsoWorksInAStruct() {
+        struct Settings {
+            @Published var volume = 1
+        }
+        let settings = Settings()
+        let values = Log<Int>()
+        let cancellable = settings.$volume.sink { values.append($0) }
+        settings.volume = 5
+        #expect(values.items == [1, 5])
+        #expect(settings.volume == 5)
+        cancellable.cancel()
+    }
+
     @Test func subscribeSubjectForwardsValuesAndCompletion() {
         let relay = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()

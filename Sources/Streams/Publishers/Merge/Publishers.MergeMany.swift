@@ -1,0 +1,59 @@
+extension Publishers {
+    /// A publisher that passes on the values of any number of publishers of one type.
+    ///
+    /// ```swift
+    /// let all = Publishers.MergeMany(requests)
+    /// ```
+    public struct MergeMany<Upstream: Publisher>: Publisher {
+        /// The upstreams' values.
+        public typealias Output = Upstream.Output
+        /// The upstreams' failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publishers merged.
+        public let publishers: [Upstream]
+
+        /// Makes a publisher that merges `upstream`.
+        ///
+        /// ```swift
+        /// let all = Publishers.MergeMany(first, second, third)
+        /// ```
+        @inlinable
+        public init(_ upstream: Upstream...) {
+            publishers = upstream
+        }
+
+        /// Makes a publisher that merges the publishers of `upstream`; none finishes at once.
+        ///
+        /// ```swift
+        /// let all = Publishers.MergeMany(urls.map(fetch))
+        /// ```
+        @inlinable
+        public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
+            publishers = Array(upstream)
+        }
+
+        /// Attaches `subscriber`: the subscription first, then the upstreams in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let publishers = self.publishers
+            MergeSubscription(downstream: subscriber, count: publishers.count).start { merge in
+                for (index, publisher) in publishers.enumerated() {
+                    merge.attach(publisher, at: index)
+                }
+            }
+        }
+
+        /// Merges one more publisher of the same type in.
+        ///
+        /// ```swift
+        /// let more = all.merge(with: another)
+        /// ```
+        @inlinable
+        public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
+            Publishers.MergeMany(publishers + [other])
+        }
+    }
+}
+
+extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
