@@ -16,6 +16,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     let lock = Mutex<Void>(())
 
     @usableFromInline
+    @exclusivity(unchecked)
     var action: (() -> Void)?
 
     /// Makes a cancellable that runs `cancel` the first time it is cancelled or deinitialized.

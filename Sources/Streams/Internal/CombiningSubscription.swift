@@ -26,20 +26,27 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline
     let lock = Mutex<Void>(())
     @usableFromInline
+    @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var combine: (([Any]) -> Downstream.Input)?
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreams: [(any Subscription)?]
     @usableFromInline
+    @exclusivity(unchecked)
     var values: [[Any]]
     @usableFromInline
+    @exclusivity(unchecked)
     var finished: [Bool]
     @usableFromInline
+    @exclusivity(unchecked)
     var requested = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     @inlinable

@@ -29,16 +29,22 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var delivering = false
     @usableFromInline
+    @exclusivity(unchecked)
     var buffer: [(value: Input, source: Int)] = []
     @usableFromInline
+    @exclusivity(unchecked)
     var bufferHead = 0
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
 
     @inlinable

@@ -16,17 +16,23 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var transform: ((Input) -> Downstream.Input)?
     @usableFromInline
+    @exclusivity(unchecked)
     var recover: ((UpstreamFailure) -> Downstream.Input)?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     /// The last value, waiting for demand.
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingFinal: Downstream.Input?
 
     @inlinable

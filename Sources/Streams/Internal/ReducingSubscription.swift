@@ -31,18 +31,25 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var step: Step?
     @usableFromInline
+    @exclusivity(unchecked)
     var result: (() -> Downstream.Input?)?
     @usableFromInline
+    @exclusivity(unchecked)
     var mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDemand = false
     @usableFromInline
+    @exclusivity(unchecked)
     var resultReady = false
 
     @inlinable

@@ -33,18 +33,25 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var phase = Phase.first
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var decide: Decide?
     @usableFromInline
+    @exclusivity(unchecked)
     var mapSecondFailure: ((Second.Failure) -> Downstream.Failure)?
     @usableFromInline
+    @exclusivity(unchecked)
     var upstream: (any Subscription)?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var sentSubscription = false
 
     @inlinable

@@ -15,6 +15,25 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @usableFromInline
     typealias Step = (Input) -> StageStep<Downstream.Input, Downstream.Failure>
 
+    /// What the stage holds while it is live, in one object: handing a class reference out of
+    /// the lock costs a retain, where handing out a closure of generic type would allocate.
+    @usableFromInline
+    final class Core {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let step: Step
+        @usableFromInline
+        let mapFailure: (UpstreamFailure) -> Downstream.Failure
+
+        @inlinable
+        init(downstream: Downstream, step: @escaping Step, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure) {
+            self.downstream = downstream
+            self.step = step
+            self.mapFailure = mapFailure
+        }
+    }
+
     @usableFromInline
     let name: String
     @usableFromInline
@@ -22,13 +41,12 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
+    /// Nil once the stage has completed or been cancelled.
     @usableFromInline
-    var downstream: Downstream?
-    @usableFromInline
-    var step: Step?
-    @usableFromInline
-    var mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
+    @exclusivity(unchecked)
+    var core: Core?
 
     @inlinable
     init(
@@ -38,39 +56,33 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         step: @escaping Step
     ) {
         self.name = name
-        self.downstream = downstream
-        self.mapFailure = mapFailure
-        self.step = step
+        core = Core(downstream: downstream, step: step, mapFailure: mapFailure)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            guard case .awaitingSubscription = status else { return nil }
+        let accepted = lock.withLockUnchecked { () -> Bool in
+            guard case .awaitingSubscription = status, core != nil else { return false }
             status = .subscribed(subscription)
-            return self.downstream
+            return true
         }
-        guard let downstream else {
+        guard accepted, let core = lock.withLockUnchecked({ core }) else {
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
+        core.downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let current = lock.withLockUnchecked { () -> (Downstream, Step)? in
-            guard case .subscribed = status, let downstream, let step else { return nil }
-            return (downstream, step)
-        }
-        guard let (downstream, step) = current else { return .none }
-        switch step(input) {
+        guard let core = lock.withLockUnchecked({ core }) else { return .none }
+        switch core.step(input) {
         case .emit(let output):
-            return downstream.receive(output)
+            return core.downstream.receive(output)
         case .drop:
             return .max(1)
         case .emitAndFinish(let output):
-            _ = downstream.receive(output)
+            _ = core.downstream.receive(output)
             end(with: .finished)
         case .finish:
             end(with: .finished)
@@ -82,58 +94,28 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let taken = lock.withLockUnchecked { () -> References? in
+        let core = lock.withLockUnchecked { () -> Core? in
             guard case .subscribed = status else { return nil }
             status = .terminal
-            return takeReferences()
+            defer { self.core = nil }
+            return self.core
         }
-        guard let downstream = taken?.downstream, let mapFailure = taken?.mapFailure else { return }
-        switch completion {
-        case .finished: downstream.receive(completion: .finished)
-        case .failure(let error): downstream.receive(completion: .failure(mapFailure(error)))
-        }
+        guard let core else { return }
+        core.downstream.receive(completion: completion.mapError(core.mapFailure))
     }
 
     /// Cancels upstream and sends `completion`, unless already terminated.
     @inlinable
     func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = lock.withLockUnchecked { () -> (any Subscription, References)? in
-            guard case .subscribed(let subscription) = status else { return nil }
+        let taken = lock.withLockUnchecked { () -> (any Subscription, Core)? in
+            guard case .subscribed(let subscription) = status, let core else { return nil }
             status = .terminal
-            return (subscription, takeReferences())
+            self.core = nil
+            return (subscription, core)
         }
-        guard let (subscription, references) = taken else { return }
+        guard let (subscription, core) = taken else { return }
         subscription.cancel()
-        references.downstream?.receive(completion: completion)
-    }
-
-    /// The references this stage holds, handed out so that they die outside the lock.
-    @usableFromInline
-    struct References {
-        @usableFromInline
-        let downstream: Downstream?
-        @usableFromInline
-        let step: Step?
-        @usableFromInline
-        let mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
-
-        @inlinable
-        init(downstream: Downstream?, step: Step?, mapFailure: ((UpstreamFailure) -> Downstream.Failure)?) {
-            self.downstream = downstream
-            self.step = step
-            self.mapFailure = mapFailure
-        }
-    }
-
-    /// Empties the references and returns them; call with the lock held.
-    @inlinable
-    func takeReferences() -> References {
-        defer {
-            downstream = nil
-            step = nil
-            mapFailure = nil
-        }
-        return References(downstream: downstream, step: step, mapFailure: mapFailure)
+        core.downstream.receive(completion: completion)
     }
 
     @inlinable
@@ -144,9 +126,13 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, References) in
-            defer { status = .terminal }
-            return (status.subscription, takeReferences())
+        // The core is handed out of the lock so that what it holds is released outside it.
+        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?) in
+            defer {
+                status = .terminal
+                core = nil
+            }
+            return (status.subscription, core)
         }
         taken.0?.cancel()
     }
@@ -156,7 +142,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any]) }
     }
 
     @usableFromInline

@@ -24,8 +24,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var result: Result<Output, Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var waiting: [FutureConduitBase<Output, Failure>] = []
 
     /// Makes a future and runs `attemptToFulfill` at once with its promise.
@@ -103,14 +105,19 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var parent: Future<Output, Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var result: Result<Output, Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDemand = false
     @usableFromInline
+    @exclusivity(unchecked)
     var started = false
 
     @inlinable

@@ -45,8 +45,10 @@ final class JustSubscription<Downstream: Subscriber>: Subscription, CustomString
     @usableFromInline
     let lock = Mutex<Void>(())
     @usableFromInline
+    @exclusivity(unchecked)
     var value: Downstream.Input?
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
 
     @inlinable

@@ -33,10 +33,13 @@ extension Publishers {
         let lock = Mutex<Void>(())
         // Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var subscriberCount = 0
         @usableFromInline
+        @exclusivity(unchecked)
         var connection: (any Cancellable)?
         @usableFromInline
+        @exclusivity(unchecked)
         var connecting = false
 
         /// Wraps `upstream`.
@@ -93,10 +96,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var parent: Publishers.Autoconnect<Upstream>?
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     @inlinable

@@ -98,12 +98,16 @@ extension Publishers.HandleEvents {
         let lock = Mutex<Void>(())
         // Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
         @usableFromInline
+        @exclusivity(unchecked)
         var hooks: Publishers.HandleEvents<Upstream>?
         @usableFromInline
+        @exclusivity(unchecked)
         var returnedDemandHook: ((Subscribers.Demand) -> Void)?
         @usableFromInline
+        @exclusivity(unchecked)
         var downstream: Downstream?
 
         @inlinable

@@ -54,6 +54,7 @@ extension Publishers {
         let lock = Mutex<Void>(())
         // Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var madeSubject: SubjectType?
 
         /// Makes a connectable publisher that shares `upstream` through `createSubject()`.

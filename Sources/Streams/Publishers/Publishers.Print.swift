@@ -84,6 +84,7 @@ final class EventPrinter: @unchecked Sendable {
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var stream: (any TextOutputStream)?
 
     @inlinable

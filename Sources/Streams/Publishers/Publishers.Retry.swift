@@ -76,22 +76,31 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var remaining: Int?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var upstream: (any Subscription)?
     @usableFromInline
+    @exclusivity(unchecked)
     var generation = 0
     @usableFromInline
+    @exclusivity(unchecked)
     var subscribing = false
     @usableFromInline
+    @exclusivity(unchecked)
     var resubscribePending = false
     @usableFromInline
+    @exclusivity(unchecked)
     var sentSubscription = false
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     @inlinable

@@ -74,18 +74,24 @@ where Downstream.Input == Iterator.Element {
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var pending = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var owned = false
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     // Touched only by the owner; `downstream` is written under `lock` too, for `customMirror`.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var iterator: Iterator?
     @usableFromInline
+    @exclusivity(unchecked)
     var next: Iterator.Element?
 
     @inlinable
@@ -115,6 +121,8 @@ where Downstream.Input == Iterator.Element {
     /// Sends elements while there is demand; runs only while holding `owned`.
     @inlinable
     func emit(_ initialDemand: Subscribers.Demand) {
+        // Bound once: copying a downstream chain of structs retains everything it holds.
+        guard let downstream else { return }
         var demand = initialDemand
         while true {
             while demand > 0 {
@@ -122,7 +130,7 @@ where Downstream.Input == Iterator.Element {
                     release()
                     return
                 }
-                guard let value = next, let downstream else { return }
+                guard let value = next else { return }
                 next = iterator!.next()
                 demand -= 1
                 let additional = downstream.receive(value)

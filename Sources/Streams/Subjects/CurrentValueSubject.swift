@@ -17,14 +17,19 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var currentValue: Output
     @usableFromInline
+    @exclusivity(unchecked)
     var conduits: ContiguousArray<SubjectConduitBase<Output, Failure>> = []
     @usableFromInline
+    @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreamSubscriptions: [any Subscription] = []
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDownstreamDemand = false
 
     /// Makes a subject holding `value`.

@@ -21,12 +21,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var conduits: ContiguousArray<SubjectConduitBase<Output, Failure>> = []
     @usableFromInline
+    @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreamSubscriptions: [any Subscription] = []
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDownstreamDemand = false
 
     /// Makes a subject with no subscribers.

@@ -112,8 +112,10 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var stored: Value
     @usableFromInline
+    @exclusivity(unchecked)
     var assignments: [AnyCancellable] = []
 
     @inlinable

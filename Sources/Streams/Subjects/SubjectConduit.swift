@@ -65,27 +65,36 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
     // Guarded by `lock`.
     @usableFromInline
-    var downstream: Downstream?
+    @exclusivity(unchecked)
+    var downstream: Box<Downstream>?
     @usableFromInline
+    @exclusivity(unchecked)
     var parent: (any SubjectConduitParent<Output, Failure>)?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var notifiedParent = false
     @usableFromInline
+    @exclusivity(unchecked)
     var delivering = true  // until `start()` has handed over the subscription
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
     @usableFromInline
+    @exclusivity(unchecked)
     var buffered: Output?
     @usableFromInline
+    @exclusivity(unchecked)
     var queue: [Event] = []
     @usableFromInline
+    @exclusivity(unchecked)
     var queueHead = 0
 
     @inlinable
     init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>, buffered: Output? = nil) {
-        self.downstream = downstream
+        self.downstream = Box(downstream)
         self.parent = parent
         self.buffered = buffered
         buffersLatest = buffered != nil
@@ -95,13 +104,13 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     @inlinable
     func start() {
         guard let downstream = lock.withLockUnchecked({ downstream }) else { return }
-        downstream.receive(subscription: self)
+        downstream.value.receive(subscription: self)
         drain(adding: .none)
     }
 
     @inlinable
     override func offer(_ value: Output) {
-        let receiver = lock.withLockUnchecked { () -> Downstream? in
+        let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
             guard !terminated, let downstream else { return nil }
             if delivering {
                 queue.append(.value(value))
@@ -116,12 +125,12 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
             return downstream
         }
         guard let receiver else { return }
-        drain(adding: receiver.receive(value))
+        drain(adding: receiver.value.receive(value))
     }
 
     @inlinable
     override func finish(_ completion: Subscribers.Completion<Failure>) {
-        let receiver = lock.withLockUnchecked { () -> Downstream? in
+        let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
             guard !terminated else { return nil }
             if delivering {
                 queue.append(.completion(completion))
@@ -129,12 +138,12 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
             }
             return terminate()
         }
-        receiver?.receive(completion: completion)
+        receiver?.value.receive(completion: completion)
     }
 
     /// Marks the conduit finished and hands back the subscriber; call with the lock held.
     @inlinable
-    func terminate() -> Downstream? {
+    func terminate() -> Box<Downstream>? {
         terminated = true
         buffered = nil
         parent = nil
@@ -148,7 +157,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         while true {
-            let next = lock.withLockUnchecked { () -> (Downstream, Event)? in
+            let next = lock.withLockUnchecked { () -> (Box<Downstream>, Event)? in
                 guard let downstream else {
                     delivering = false
                     return nil
@@ -185,9 +194,9 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
             case nil:
                 return
             case let (downstream, .value(value))?:
-                additional = downstream.receive(value)
+                additional = downstream.value.receive(value)
             case let (downstream, .completion(completion))?:
-                downstream.receive(completion: completion)
+                downstream.value.receive(completion: completion)
                 return
             }
         }
@@ -216,7 +225,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
             notifyParent()
         case let .deliver(downstream, value, notify):
             if notify { notifyParent() }
-            drain(adding: downstream.receive(value))
+            drain(adding: downstream.value.receive(value))
         }
     }
 
@@ -225,7 +234,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     enum RequestAction {
         case nothing
         case notify
-        case deliver(Downstream, Output, notify: Bool)
+        case deliver(Box<Downstream>, Output, notify: Bool)
     }
 
     /// Tells the subject that this subscriber has asked for values.
@@ -236,7 +245,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
 
     @inlinable
     func cancel() {
-        let released = lock.withLockUnchecked { () -> (Downstream?, (any SubjectConduitParent<Output, Failure>)?) in
+        let released = lock.withLockUnchecked { () -> (Box<Downstream>?, (any SubjectConduitParent<Output, Failure>)?) in
             guard !terminated else { return (nil, nil) }
             let parent = self.parent
             queue = []
@@ -252,7 +261,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+            Mirror(self, children: ["downstream": downstream?.value as Any, "demand": demand])
         }
     }
 

@@ -27,8 +27,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var subject: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     @inlinable

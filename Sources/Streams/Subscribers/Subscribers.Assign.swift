@@ -39,8 +39,10 @@ extension Subscribers {
         let lock = Mutex<Void>(())
         // Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var target: Root?
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Where each value is written.

@@ -49,14 +49,30 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
+        /// The two closures, in one object: handing a class reference out of the lock costs a
+        /// retain, where handing out a closure of generic type would allocate a thunk per value.
+        @usableFromInline
+        final class Handlers {
+            @usableFromInline
+            let receiveValue: (Input) -> Void
+            @usableFromInline
+            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+            @inlinable
+            init(receiveValue: @escaping (Input) -> Void, receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
+        }
+
         @usableFromInline
         let lock = Mutex<Void>(())
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
         @usableFromInline
-        var valueHandler: ((Input) -> Void)?
-        @usableFromInline
-        var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+        @exclusivity(unchecked)
+        var handlers: Handlers?
 
         /// Makes a sink with the two closures.
         ///
@@ -68,20 +84,19 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            valueHandler = receiveValue
-            completionHandler = receiveCompletion
+            handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
         /// The value closure; a closure that does nothing once the sink has completed or been
         /// cancelled.
         public var receiveValue: (Input) -> Void {
-            lock.withLockUnchecked { valueHandler } ?? { _ in }
+            lock.withLockUnchecked { handlers }?.receiveValue ?? { _ in }
         }
 
         /// The completion closure; a closure that does nothing once the sink has completed or
         /// been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLockUnchecked { completionHandler } ?? { _ in }
+            lock.withLockUnchecked { handlers }?.receiveCompletion ?? { _ in }
         }
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any other.
@@ -102,36 +117,34 @@ extension Subscribers {
         /// Calls the value closure, unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handler = lock.withLockUnchecked { () -> ((Input) -> Void)? in
-                guard case .subscribed = status else { return nil }
-                return valueHandler
-            }
-            handler?(value)
+            // `handlers` is nil once the sink has completed or been cancelled; before the
+            // subscription arrives no value can (the publisher contract).
+            lock.withLockUnchecked { handlers }?.receiveValue(value)
             return .none
         }
 
         /// Calls the completion closure once, then releases both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let handlers = lock.withLockUnchecked { () -> (((Input) -> Void)?, ((Subscribers.Completion<Failure>) -> Void)?) in
-                guard case .subscribed = status else { return (nil, nil) }
+            let handlers = lock.withLockUnchecked { () -> Handlers? in
+                guard case .subscribed = status else { return nil }
                 status = .terminal
                 // Handed out of the lock so that whatever they capture is released outside it.
-                defer { valueHandler = nil; completionHandler = nil }
-                return (valueHandler, completionHandler)
+                defer { self.handlers = nil }
+                return self.handlers
             }
-            handlers.1?(completion)
+            handlers?.receiveCompletion(completion)
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
         @inlinable
         public func cancel() {
-            let (subscription, handlers) = lock.withLockUnchecked { () -> ((any Subscription)?, Any?) in
+            let (subscription, handlers) = lock.withLockUnchecked { () -> ((any Subscription)?, Handlers?) in
                 let subscription = status.subscription
                 status = .terminal
                 // Handed out of the lock so that whatever they capture is released outside it.
-                defer { valueHandler = nil; completionHandler = nil }
-                return (subscription, (valueHandler, completionHandler))
+                defer { self.handlers = nil }
+                return (subscription, self.handlers)
             }
             withExtendedLifetime(handlers) {}
             subscription?.cancel()

@@ -17,23 +17,31 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     @usableFromInline
     let lock = Mutex<Void>(())
     @usableFromInline
+    @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var transform: ((Upstream.Output) -> NewPublisher)?
     @usableFromInline
+    @exclusivity(unchecked)
     var outer = SubscriptionStatus.awaitingSubscription
     @usableFromInline
+    @exclusivity(unchecked)
     var outerFinished = false
     /// Inner publishers by index; `nil` until their subscription arrives.
     @usableFromInline
+    @exclusivity(unchecked)
     var inners: [Int: (any Subscription)?] = [:]
     @usableFromInline
+    @exclusivity(unchecked)
     var nextIndex = 0
     @usableFromInline
+    @exclusivity(unchecked)
     var unlimitedDownstream = false
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     @inlinable

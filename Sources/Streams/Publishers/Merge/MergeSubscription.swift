@@ -11,18 +11,23 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
+    @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
     @usableFromInline
     let lock = Mutex<Void>(())
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreams: [(any Subscription)?]
     @usableFromInline
+    @exclusivity(unchecked)
     var finishedCount = 0
     @usableFromInline
+    @exclusivity(unchecked)
     var requested = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     @inlinable

@@ -10,22 +10,29 @@ final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline
+    @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
     @usableFromInline
     let lock = Mutex<Void>(())
 
     // Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var outer = SubscriptionStatus.awaitingSubscription
     @usableFromInline
+    @exclusivity(unchecked)
     var outerFinished = false
     @usableFromInline
+    @exclusivity(unchecked)
     var current: (any Subscription)?
     @usableFromInline
+    @exclusivity(unchecked)
     var innerActive = false
     @usableFromInline
+    @exclusivity(unchecked)
     var generation = 0
     @usableFromInline
+    @exclusivity(unchecked)
     var terminated = false
 
     @inlinable
