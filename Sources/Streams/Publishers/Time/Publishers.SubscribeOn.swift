@@ -1,0 +1,149 @@
+import Synchronization
+
+extension Publisher {
+    /// Subscribes, requests and cancels on `scheduler`; values are not moved.
+    ///
+    /// Use it to start expensive or blocking work off the current thread.
+    ///
+    /// ```swift
+    /// let cancellable = expensiveScan
+    ///     .subscribe(on: DispatchQueue.global())
+    ///     .receive(on: DispatchQueue.main)
+    ///     .sink { print($0) }
+    /// ```
+    @inlinable
+    public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that subscribes to, requests from and cancels its upstream on a scheduler.
+    ///
+    /// ```swift
+    /// let background = Publishers.SubscribeOn(upstream: scan, scheduler: DispatchQueue.global(), options: nil)
+    /// ```
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher subscribed on the scheduler.
+        public let upstream: Upstream
+        /// Where subscribing, requests and cancellation happen.
+        public let scheduler: Context
+        /// The options used for each scheduled call.
+        public let options: Context.SchedulerOptions?
+
+        /// Makes a publisher that subscribes to `upstream` on `scheduler`.
+        ///
+        /// ```swift
+        /// let background = Publishers.SubscribeOn(upstream: scan, scheduler: DispatchQueue.global(), options: nil)
+        /// ```
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Schedules the subscription to `upstream`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let upstream = self.upstream
+            let subscription = SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
+            scheduler.schedule(options: options) {
+                upstream.subscribe(subscription)
+            }
+        }
+    }
+}
+
+/// The subscription of `subscribe(on:)`.
+@usableFromInline
+final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var status = SubscriptionStatus.awaitingSubscription
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Box<Downstream>?
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+        self.downstream = Box(downstream)
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = lock.withLockUnchecked { () -> Bool in
+            guard case .awaitingSubscription = status else { return false }
+            status = .subscribed(subscription)
+            return true
+        }
+        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+            subscription.cancel()
+            return
+        }
+        downstream.value.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        lock.withLockUnchecked { downstream }?.value.receive(input) ?? .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
+            guard case .subscribed = status else { return nil }
+            status = .terminal
+            defer { self.downstream = nil }
+            return self.downstream
+        }
+        downstream?.value.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        guard let upstream = lock.withLockUnchecked({ status.subscription }) else { return }
+        scheduler.schedule(options: options) { upstream.request(demand) }
+    }
+
+    @inlinable
+    func cancel() {
+        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+            defer {
+                status = .terminal
+                downstream = nil
+            }
+            return (status.subscription, downstream)
+        }
+        guard let upstream = taken.0 else { return }
+        scheduler.schedule(options: options) { upstream.cancel() }
+    }
+
+    @usableFromInline
+    var description: String { "SubscribeOn" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}

@@ -1,0 +1,281 @@
+import Dispatch
+
+extension DispatchQueue: Scheduler {
+    /// Options for work scheduled on a queue. (Sendable: `DispatchWorkItemFlags` is a plain
+    /// option set, and `DispatchGroup` is thread-safe.)
+    ///
+    /// ```swift
+    /// let options = DispatchQueue.SchedulerOptions(qos: .userInitiated)
+    /// ```
+    public struct SchedulerOptions: @unchecked Sendable {
+        /// The quality of service of the work.
+        public var qos: DispatchQoS
+        /// The work item's flags.
+        public var flags: DispatchWorkItemFlags
+        /// A group the work joins.
+        public var group: DispatchGroup?
+
+        /// Makes options; the defaults change nothing.
+        ///
+        /// ```swift
+        /// let options = DispatchQueue.SchedulerOptions(qos: .utility, group: group)
+        /// ```
+        public init(qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], group: DispatchGroup? = nil) {
+            self.qos = qos
+            self.flags = flags
+            self.group = group
+        }
+    }
+
+    /// A queue's time: a `DispatchTime`.
+    ///
+    /// ```swift
+    /// let inASecond = DispatchQueue.main.now.advanced(by: .seconds(1))
+    /// ```
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The time.
+        public var dispatchTime: DispatchTime
+
+        /// Wraps `time`.
+        ///
+        /// ```swift
+        /// let start = DispatchQueue.SchedulerTimeType(.now())
+        /// ```
+        public init(_ time: DispatchTime) {
+            dispatchTime = time
+        }
+
+        /// The signed distance to `other`, in nanoseconds (clamped to `Int64`).
+        public func distance(to other: SchedulerTimeType) -> Stride {
+            let from = dispatchTime.uptimeNanoseconds
+            let to = other.dispatchTime.uptimeNanoseconds
+            if to >= from {
+                return Stride(nanoseconds: Int64(clamping: to - from))
+            }
+            return Stride(nanoseconds: -Int64(clamping: from - to))
+        }
+
+        /// The time `n` later (or earlier, for a negative `n`), clamped to the representable range.
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            let base = dispatchTime.uptimeNanoseconds
+            let moved: UInt64
+            if n.magnitude >= 0 {
+                let (sum, overflow) = base.addingReportingOverflow(UInt64(n.magnitude))
+                moved = overflow ? UInt64.max : sum
+            } else {
+                let back = n.magnitude == .min ? UInt64(Int64.max) + 1 : UInt64(-n.magnitude)
+                moved = base > back ? base - back : 1
+            }
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
+        }
+
+        /// Hashes the time.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(dispatchTime.uptimeNanoseconds)
+        }
+
+        /// Whether both are the same time.
+        public static func == (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime.uptimeNanoseconds == rhs.dispatchTime.uptimeNanoseconds
+        }
+
+        /// Decodes the time from its uptime nanoseconds.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            self.init(DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self)))
+        }
+
+        /// Encodes the time as its uptime nanoseconds.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(dispatchTime.uptimeNanoseconds)
+        }
+
+        /// A queue's interval: a signed count of nanoseconds. Literals mean seconds.
+        ///
+        /// ```swift
+        /// let debounce: DispatchQueue.SchedulerTimeType.Stride = 0.8        // seconds
+        /// let same: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(800)
+        /// ```
+        public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
+            ExpressibleByFloatLiteral, Hashable, Codable, Sendable
+        {
+            /// The interval in nanoseconds.
+            public var magnitude: Int64
+
+            /// An interval of `nanoseconds` nanoseconds.
+            @inlinable
+            public init(nanoseconds: Int64) {
+                magnitude = nanoseconds
+            }
+
+            /// The interval as a `DispatchTimeInterval`.
+            public var timeInterval: DispatchTimeInterval {
+                .nanoseconds(Int(clamping: magnitude))
+            }
+
+            /// Converts a `DispatchTimeInterval` (`.never` is the largest interval).
+            ///
+            /// ```swift
+            /// let stride = DispatchQueue.SchedulerTimeType.Stride(.milliseconds(5))
+            /// ```
+            public init(_ timeInterval: DispatchTimeInterval) {
+                switch timeInterval {
+                case .seconds(let s): self = .seconds(s)
+                case .milliseconds(let ms): self = .milliseconds(ms)
+                case .microseconds(let us): self = .microseconds(us)
+                case .nanoseconds(let ns): self = .nanoseconds(ns)
+                case .never: self.init(nanoseconds: .max)
+                @unknown default: self.init(nanoseconds: .max)
+                }
+            }
+
+            /// An interval of `timeInterval` seconds.
+            ///
+            /// ```swift
+            /// let stride = DispatchQueue.SchedulerTimeType.Stride(0.25)
+            /// ```
+            public init(_ timeInterval: Double) {
+                self = .seconds(timeInterval)
+            }
+
+            /// `value` seconds.
+            public init(floatLiteral value: Double) {
+                self = .seconds(value)
+            }
+
+            /// `value` seconds.
+            public init(integerLiteral value: Int) {
+                self = .seconds(value)
+            }
+
+            /// An exact integer number of nanoseconds, if `source` is one.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let nanoseconds = Int64(exactly: source) else { return nil }
+                magnitude = nanoseconds
+            }
+
+            /// `s` whole seconds, clamped.
+            public static func seconds(_ s: Int) -> Stride { scaled(s, by: 1_000_000_000) }
+
+            /// `s` seconds, clamped; not-a-number is zero.
+            public static func seconds(_ s: Double) -> Stride {
+                let nanoseconds = s * 1_000_000_000
+                if nanoseconds.isNaN { return .zero }
+                if nanoseconds >= Double(Int64.max) { return Stride(nanoseconds: .max) }
+                if nanoseconds <= Double(Int64.min) { return Stride(nanoseconds: .min) }
+                return Stride(nanoseconds: Int64(nanoseconds.rounded()))
+            }
+
+            /// `ms` milliseconds, clamped.
+            public static func milliseconds(_ ms: Int) -> Stride { scaled(ms, by: 1_000_000) }
+
+            /// `us` microseconds, clamped.
+            public static func microseconds(_ us: Int) -> Stride { scaled(us, by: 1_000) }
+
+            /// `ns` nanoseconds, clamped.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: Int64(clamping: ns)) }
+
+            /// `value * factor` nanoseconds, clamped to `Int64`.
+            static func scaled(_ value: Int, by factor: Int64) -> Stride {
+                let (product, overflow) = Int64(clamping: value).multipliedReportingOverflow(by: factor)
+                if overflow { return Stride(nanoseconds: value < 0 ? .min : .max) }
+                return Stride(nanoseconds: product)
+            }
+
+            /// Orders by length.
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+
+            /// The sum, clamped.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+                return overflow ? Stride(nanoseconds: rhs.magnitude > 0 ? .max : .min) : Stride(nanoseconds: sum)
+            }
+
+            /// The difference, clamped.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+                return overflow ? Stride(nanoseconds: rhs.magnitude < 0 ? .max : .min) : Stride(nanoseconds: difference)
+            }
+
+            /// Multiplying two intervals has no meaning; as in Combine, the result is zero.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { .zero }
+
+            /// Adds `rhs` to `lhs`.
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+            /// Subtracts `rhs` from `lhs`.
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+
+            /// Sets `lhs` to zero, as `*` does.
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+
+            /// Scales an interval by a whole number, clamped.
+            ///
+            /// ```swift
+            /// let twice = DispatchQueue.SchedulerTimeType.Stride.seconds(1) * 2
+            /// ```
+            public static func * (lhs: Stride, rhs: Int) -> Stride {
+                let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: Int64(clamping: rhs))
+                if overflow { return Stride(nanoseconds: (lhs.magnitude < 0) != (rhs < 0) ? .min : .max) }
+                return Stride(nanoseconds: product)
+            }
+        }
+    }
+
+    /// The current time.
+    public var now: SchedulerTimeType { SchedulerTimeType(.now()) }
+
+    /// Zero: the queue uses the tolerance it is given.
+    public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    /// Runs `action` asynchronously on the queue.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        let work = UncheckedAction(action)
+        let options = options ?? SchedulerOptions()
+        async(group: options.group, qos: options.qos, flags: options.flags) { work.run() }
+    }
+
+    /// Runs `action` on the queue at `date` (the tolerance is not used, as in Combine).
+    public func schedule(
+        after date: SchedulerTimeType,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        let work = UncheckedAction(action)
+        let options = options ?? SchedulerOptions()
+        asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) { work.run() }
+    }
+
+    /// Runs `action` on the queue at `date` and every `interval`, with a timer whose leeway is
+    /// `tolerance`; cancelling the result stops the timer.
+    public func schedule(
+        after date: SchedulerTimeType,
+        interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        let work = UncheckedAction(action)
+        let options = options ?? SchedulerOptions()
+        let timer = DispatchSource.makeTimerSource(queue: self)
+        timer.setEventHandler(qos: options.qos, flags: options.flags) { work.run() }
+        timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
+        timer.resume()
+        return AnyCancellable { timer.cancel() }
+    }
+}
+
+/// An action handed to Dispatch, which requires `@Sendable` closures. Schedulers take plain
+/// closures, as in Combine; the queue runs the action serially, on its own thread.
+@usableFromInline
+struct UncheckedAction: @unchecked Sendable {
+    @usableFromInline
+    let run: () -> Void
+
+    @usableFromInline
+    init(_ run: @escaping () -> Void) {
+        self.run = run
+    }
+}
