@@ -21,7 +21,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     var currentValue: Output
     @usableFromInline
     @exclusivity(unchecked)
-    var conduits: ContiguousArray<SubjectConduitBase<Output, Failure>> = []
+    var conduits: ContiguousArray<SubjectConduitEntry<Output, Failure>> = []
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
@@ -67,7 +67,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         let conduit = lock.withLockUnchecked { () -> SubjectConduit<S>? in
             guard completion == nil else { return nil }
             let conduit = SubjectConduit(downstream: subscriber, parent: self, buffered: currentValue)
-            conduits.append(conduit)
+            conduits.append(SubjectConduitEntry(conduit))
             return conduit
         }
         if let conduit {
@@ -92,7 +92,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Stores `value` and, unless completed, offers it to every subscriber.
     @inlinable
     func update(_ value: Output, evenAfterCompletion: Bool) {
-        let conduits = lock.withLockUnchecked { () -> ContiguousArray<SubjectConduitBase<Output, Failure>>? in
+        let conduits = lock.withLockUnchecked { () -> ContiguousArray<SubjectConduitEntry<Output, Failure>>? in
             guard completion == nil else {
                 if evenAfterCompletion { currentValue = value }
                 return nil
@@ -114,7 +114,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         let taken = lock.withLockUnchecked {
-            () -> (ContiguousArray<SubjectConduitBase<Output, Failure>>, [any Subscription])? in
+            () -> (ContiguousArray<SubjectConduitEntry<Output, Failure>>, [any Subscription])? in
             guard self.completion == nil else { return nil }
             self.completion = completion
             defer {
@@ -156,9 +156,9 @@ extension CurrentValueSubject: SubjectConduitParent {
     }
 
     @inlinable
-    func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+    func remove(_ conduit: AnyObject) {
         lock.withLockUnchecked {
-            conduits.removeAll { $0 === conduit }
+            conduits.removeAll { $0.conduit === conduit }
         }
     }
 }

@@ -22,7 +22,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var conduits: ContiguousArray<SubjectConduitBase<Output, Failure>> = []
+    var conduits: ContiguousArray<SubjectConduitEntry<Output, Failure>> = []
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
@@ -53,7 +53,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         let conduit = SubjectConduit(downstream: subscriber, parent: self)
         let finished = lock.withLockUnchecked { () -> Subscribers.Completion<Failure>? in
             if let completion = self.completion { return completion }
-            conduits.append(conduit)
+            conduits.append(SubjectConduitEntry(conduit))
             return nil
         }
         if let completion = finished {
@@ -71,7 +71,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// ```
     @inlinable
     public func send(_ value: Output) {
-        let conduits = lock.withLockUnchecked { () -> ContiguousArray<SubjectConduitBase<Output, Failure>>? in
+        let conduits = lock.withLockUnchecked { () -> ContiguousArray<SubjectConduitEntry<Output, Failure>>? in
             completion == nil ? self.conduits : nil
         }
         guard let conduits else { return }
@@ -88,7 +88,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
         let taken = lock.withLockUnchecked {
-            () -> (ContiguousArray<SubjectConduitBase<Output, Failure>>, [any Subscription])? in
+            () -> (ContiguousArray<SubjectConduitEntry<Output, Failure>>, [any Subscription])? in
             guard self.completion == nil else { return nil }
             self.completion = completion
             defer {
@@ -130,9 +130,9 @@ extension PassthroughSubject: SubjectConduitParent {
     }
 
     @inlinable
-    func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+    func remove(_ conduit: AnyObject) {
         lock.withLockUnchecked {
-            conduits.removeAll { $0 === conduit }
+            conduits.removeAll { $0.conduit === conduit }
         }
     }
 }

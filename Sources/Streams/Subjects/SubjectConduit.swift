@@ -11,26 +11,32 @@ protocol SubjectConduitParent<Output, Failure>: AnyObject {
     func conduitReceivedDemand()
 
     /// Called when `conduit` is cancelled.
-    func remove(_ conduit: SubjectConduitBase<Output, Failure>)
+    func remove(_ conduit: AnyObject)
 }
 
-/// The type-erased face of a subject's subscription, so that a subject can hold subscribers of
-/// different types in one array.
+/// A subject's handle on one subscriber's conduit.
+///
+/// The closures are made where the conduit's type is known, so that sending through them runs
+/// specialised code; calling a generic class's methods through a base class would run the
+/// unspecialised implementation, which looks type metadata up on every value.
 @usableFromInline
-class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+struct SubjectConduitEntry<Output, Failure: Error> {
+    /// The conduit, for identity.
+    @usableFromInline
+    let conduit: AnyObject
+    /// Delivers a value (or queues it behind a delivery in progress).
+    @usableFromInline
+    let offer: (Output) -> Void
+    /// Delivers the completion (or queues it behind a delivery in progress).
+    @usableFromInline
+    let finish: (Subscribers.Completion<Failure>) -> Void
+
     @inlinable
-    init() {}
-
-    /// Delivers `value` if there is demand (or queues it behind a delivery in progress).
-    @usableFromInline
-    func offer(_ value: Output) {
-        preconditionFailure("SubjectConduitBase.offer(_:) is abstract")
-    }
-
-    /// Delivers `completion` (or queues it behind a delivery in progress).
-    @usableFromInline
-    func finish(_ completion: Subscribers.Completion<Failure>) {
-        preconditionFailure("SubjectConduitBase.finish(_:) is abstract")
+    init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
+    where Downstream.Input == Output, Downstream.Failure == Failure {
+        self.conduit = conduit
+        offer = { conduit.offer($0) }
+        finish = { conduit.finish($0) }
     }
 }
 
@@ -44,8 +50,7 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// With `buffersLatest` (``CurrentValueSubject``), a value that finds no demand is kept in a
 /// one-slot buffer and delivered on the next request instead of being dropped.
 @usableFromInline
-final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstream.Input, Downstream.Failure>,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     typealias Output = Downstream.Input
@@ -109,7 +114,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     @inlinable
-    override func offer(_ value: Output) {
+    func offer(_ value: Output) {
         let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
             guard !terminated, let downstream else { return nil }
             if delivering {
@@ -129,7 +134,7 @@ final class SubjectConduit<Downstream: Subscriber>: SubjectConduitBase<Downstrea
     }
 
     @inlinable
-    override func finish(_ completion: Subscribers.Completion<Failure>) {
+    func finish(_ completion: Subscribers.Completion<Failure>) {
         let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
             guard !terminated else { return nil }
             if delivering {
