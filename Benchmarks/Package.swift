@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The benchmark package: its own package so that the Streams library keeps zero dependencies.
+// The same workload source (Sources/Workloads/Workloads.swift) is compiled twice, once against
+// Streams and once against OpenCombine, so both libraries run identical code.
+let package = Package(
+    name: "StreamsBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Streams", path: "../"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(
+            name: "StreamsWorkloads",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsTesting", package: "Streams"),
+            ],
+            swiftSettings: [.define("STREAMS")]),
+        .target(
+            name: "OpenCombineWorkloads",
+            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            swiftSettings: [.define("OPENCOMBINE")]),
+        .target(name: "Baseline"),
+        .executableTarget(
+            name: "compare",
+            dependencies: [
+                "StreamsWorkloads", "OpenCombineWorkloads", "Baseline",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
+        .executableTarget(
+            name: "StreamsBenchmarks",
+            dependencies: [
+                "StreamsWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/StreamsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

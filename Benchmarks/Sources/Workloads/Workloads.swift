@@ -1,0 +1,165 @@
+// The benchmark workloads. This one file is compiled twice: into StreamsWorkloads (with
+// STREAMS defined) and into OpenCombineWorkloads; only the import differs, so both libraries run
+// identical code. Each workload returns a checksum so the optimiser cannot drop the work.
+
+#if STREAMS
+import Streams
+import StreamsTesting
+#else
+import OpenCombine
+#endif
+
+/// The workloads, each run over `count` elements (or cycles).
+public enum Workloads {
+    /// W1: `Publishers.Sequence` -> map -> sink. Combine's API makes `Sequence.map` an eager
+    /// array map, which is what this measures.
+    public static func sequenceMap(_ count: Int) -> Int {
+        var sum = 0
+        let cancellable = (0..<count).publisher.map { $0 &* 2 }.sink { sum &+= $0 }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W1g: the same chain written against a generic publisher, so the real `Publishers.Map` runs.
+    public static func sequenceMapGeneric(_ count: Int) -> Int {
+        mapThenSink((0..<count).publisher)
+    }
+
+    @inline(never)
+    static func mapThenSink<P: Publisher>(_ publisher: P) -> Int where P.Output == Int, P.Failure == Never {
+        var sum = 0
+        let cancellable = publisher.map { $0 &* 2 }.sink { sum &+= $0 }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W2: a sequence through four (map, filter) pairs, with `Sequence`'s eager overloads.
+    public static func sequenceChain(_ count: Int) -> Int {
+        var sum = 0
+        // One step per line: the eager overloads make one long chain too slow to type-check.
+        let step1 = (0..<count).publisher.map { (value: Int) in value &+ 1 }
+        let step2 = step1.filter { (value: Int) in value & 1 == 0 }
+        let step3 = step2.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value & 3 != 0 }
+        let step4 = step3.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value >= 0 }
+        let step5 = step4.map { (value: Int) in value &+ 1 }.filter { (value: Int) in value >= 0 }
+        let cancellable = step5.sink { sum &+= $0 }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W2g: the same four (map, filter) pairs through a generic publisher.
+    public static func sequenceChainGeneric(_ count: Int) -> Int {
+        chainThenSink((0..<count).publisher)
+    }
+
+    @inline(never)
+    static func chainThenSink<P: Publisher>(_ publisher: P) -> Int where P.Output == Int, P.Failure == Never {
+        var sum = 0
+        let cancellable = publisher
+            .map { $0 &+ 1 }.filter { $0 & 1 == 0 }
+            .map { $0 &+ 1 }.filter { $0 & 3 != 0 }
+            .map { $0 &+ 1 }.filter { $0 >= 0 }
+            .map { $0 &+ 1 }.filter { $0 >= 0 }
+            .sink { sum &+= $0 }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W3: `PassthroughSubject.send` -> map -> filter -> sink.
+    public static func subjectChain(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { $0 &+ 1 }.filter { $0 & 1 == 0 }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W4: subject -> `flatMap { Just($0) }` -> sink.
+    public static func flatMapJust(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.flatMap { Just($0) }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W5: subject -> `share()` with four sinks; counted per send.
+    public static func shareFourSinks(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        var sum = 0
+        let cancellables = (0..<4).map { _ in shared.sink { sum &+= $0 } }
+        for value in 0..<count { subject.send(value) }
+        cancellables.forEach { $0.cancel() }
+        return sum
+    }
+
+    /// W6: subscribe and cancel `Just(1).map {}.sink`: the cost of setting a pipeline up.
+    public static func subscribeCancel(_ count: Int) -> Int {
+        var sum = 0
+        for _ in 0..<count {
+            let cancellable = Just(1).map { $0 &+ 1 }.sink { sum &+= $0 }
+            cancellable.cancel()
+        }
+        return sum
+    }
+
+    /// W7: subject -> `removeDuplicates()` -> sink, values in runs of three.
+    public static func removeDuplicatesRuns(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.removeDuplicates().sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value / 3) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W8: `Fail(...).catch { Just(0) }.sink`, subscribed and cancelled.
+    public static func failCatch(_ count: Int) -> Int {
+        struct Failure: Error {}
+        var sum = 0
+        for _ in 0..<count {
+            let cancellable = Fail<Int, Failure>(error: Failure()).catch { _ in Just(1) }.sink { sum &+= $0 }
+            cancellable.cancel()
+        }
+        return sum
+    }
+
+    #if STREAMS
+    /// W10: `combineLatest` of three subjects, sends spread over the three. OpenCombine 0.14 has
+    /// no `combineLatest`.
+    public static func combineLatestThree(_ count: Int) -> Int {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = a.combineLatest(b, c).sink { sum &+= $0.0 &+ $0.1 &+ $0.2 }
+        for value in 0..<count {
+            switch value % 3 {
+            case 0: a.send(value)
+            case 1: b.send(value)
+            default: c.send(value)
+            }
+        }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// W9: `debounce` on the virtual clock: bursts of ten values, each burst settled by
+    /// advancing a second. OpenCombine has no virtual-time scheduler.
+    public static func debounceVirtualTime(_ count: Int) -> Int {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.debounce(for: .milliseconds(100), scheduler: scheduler).sink { sum &+= $0 }
+        for value in 0..<count {
+            subject.send(value)
+            if value % 10 == 9 { scheduler.advance(by: .seconds(1)) }
+        }
+        cancellable.cancel()
+        return sum
+    }
+    #endif
+}

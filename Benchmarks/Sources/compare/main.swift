@@ -1,0 +1,133 @@
+// Runs every workload against the hand-written floor, Streams and OpenCombine in one process,
+// interleaving the three, several times, and prints a markdown table of the medians.
+//
+//     Benchmarks/compare [repetitions]
+
+import Baseline
+import Dispatch
+import MallocInterposerSwift
+import OpenCombineWorkloads
+import StreamsWorkloads
+
+/// One row of the table.
+struct Workload {
+    let name: String
+    let count: Int
+    let unit: String
+    let floor: (Int) -> Int
+    let streams: (Int) -> Int
+    let openCombine: ((Int) -> Int)?
+}
+
+let workloads: [Workload] = [
+    Workload(name: "W1 Sequence.map (eager) -> sink", count: 1_000_000, unit: "element",
+             floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMap,
+             openCombine: OpenCombineWorkloads.Workloads.sequenceMap),
+    Workload(name: "W1g generic map -> sink", count: 1_000_000, unit: "element",
+             floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMapGeneric,
+             openCombine: OpenCombineWorkloads.Workloads.sequenceMapGeneric),
+    Workload(name: "W2 Sequence 4 x (map, filter) (eager)", count: 1_000_000, unit: "element",
+             floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChain,
+             openCombine: OpenCombineWorkloads.Workloads.sequenceChain),
+    Workload(name: "W2g generic 4 x (map, filter)", count: 1_000_000, unit: "element",
+             floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChainGeneric,
+             openCombine: OpenCombineWorkloads.Workloads.sequenceChainGeneric),
+    Workload(name: "W3 subject -> map -> filter -> sink", count: 1_000_000, unit: "send",
+             floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.subjectChain,
+             openCombine: OpenCombineWorkloads.Workloads.subjectChain),
+    Workload(name: "W4 subject -> flatMap { Just } -> sink", count: 200_000, unit: "send",
+             floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapJust,
+             openCombine: OpenCombineWorkloads.Workloads.flatMapJust),
+    Workload(name: "W5 subject -> share() -> 4 sinks", count: 1_000_000, unit: "send",
+             floor: Baseline.shareFourSinks, streams: StreamsWorkloads.Workloads.shareFourSinks,
+             openCombine: OpenCombineWorkloads.Workloads.shareFourSinks),
+    Workload(name: "W6 subscribe + cancel Just.map.sink", count: 100_000, unit: "cycle",
+             floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.subscribeCancel,
+             openCombine: OpenCombineWorkloads.Workloads.subscribeCancel),
+    Workload(name: "W7 subject -> removeDuplicates -> sink", count: 1_000_000, unit: "send",
+             floor: Baseline.removeDuplicatesRuns, streams: StreamsWorkloads.Workloads.removeDuplicatesRuns,
+             openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns),
+    Workload(name: "W8 Fail.catch { Just }.sink", count: 100_000, unit: "cycle",
+             floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
+             openCombine: OpenCombineWorkloads.Workloads.failCatch),
+    Workload(name: "W9 debounce on TestScheduler (Streams only)", count: 100_000, unit: "event",
+             floor: Baseline.debounceBursts, streams: StreamsWorkloads.Workloads.debounceVirtualTime,
+             openCombine: nil),
+    Workload(name: "W10 combineLatest of 3 subjects (Streams only)", count: 1_000_000, unit: "send",
+             floor: Baseline.combineLatestThree, streams: StreamsWorkloads.Workloads.combineLatestThree,
+             openCombine: nil),
+]
+
+/// Nanoseconds per element of one run.
+func measure(_ run: (Int) -> Int, count: Int) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let checksum = run(count)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    blackHole(checksum)
+    return Double(elapsed) / Double(count)
+}
+
+@inline(never)
+func blackHole(_ value: Int) {
+    if value == Int.min { print("") }
+}
+
+/// Heap allocations per element of one run, or nil when the interposer is not preloaded.
+func allocations(_ run: (Int) -> Int, count: Int) -> Double? {
+    MallocInterposerSwift.initialize()
+    MallocInterposerSwift.reset()
+    MallocInterposerSwift.hook()
+    blackHole(run(count))
+    MallocInterposerSwift.unhook()
+    let mallocs = MallocInterposerSwift.getStatistics().mallocCount
+    return mallocs == 0 ? nil : Double(mallocs) / Double(count)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
+
+func format(_ value: Double?) -> String {
+    guard let value else { return "n/a" }
+    if value >= 100 { return String(Int(value.rounded())) }
+    let tenths = (value * 10).rounded() / 10
+    return String(tenths)
+}
+
+let repetitions = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
+var floorTimes = Array(repeating: [Double](), count: workloads.count)
+var streamsTimes = Array(repeating: [Double](), count: workloads.count)
+var openCombineTimes = Array(repeating: [Double](), count: workloads.count)
+
+// Warm up once, then interleave: floor, Streams, OpenCombine, for each workload, each round.
+for workload in workloads {
+    blackHole(workload.floor(workload.count / 10))
+    blackHole(workload.streams(workload.count / 10))
+    if let openCombine = workload.openCombine { blackHole(openCombine(workload.count / 10)) }
+}
+for _ in 0..<repetitions {
+    for (index, workload) in workloads.enumerated() {
+        floorTimes[index].append(measure(workload.floor, count: workload.count))
+        streamsTimes[index].append(measure(workload.streams, count: workload.count))
+        if let openCombine = workload.openCombine {
+            openCombineTimes[index].append(measure(openCombine, count: workload.count))
+        }
+    }
+}
+
+print("| workload | per | floor ns | Streams ns | OpenCombine ns | Streams/OpenCombine | Streams/floor | Streams allocs |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+var worst = 0.0
+for (index, workload) in workloads.enumerated() {
+    let floor = median(floorTimes[index])
+    let streams = median(streamsTimes[index])
+    let openCombine = openCombineTimes[index].isEmpty ? nil : median(openCombineTimes[index])
+    let ratio = openCombine.map { streams / $0 }
+    if let ratio { worst = max(worst, ratio) }
+    let allocs = allocations(workload.streams, count: workload.count)
+    print("| \(workload.name) | \(workload.unit) | \(format(floor)) | \(format(streams)) | \(format(openCombine)) | "
+        + "\(ratio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | \(format(streams / max(floor, 0.01))) | "
+        + "\(allocs.map { String(($0 * 100).rounded() / 100) } ?? "n/a") |")
+}
+print("worst Streams/OpenCombine ratio: \((worst * 100).rounded() / 100)")
