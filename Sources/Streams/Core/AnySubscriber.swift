@@ -5,7 +5,7 @@
 ///     receiveSubscription: { $0.request(.unlimited) },
 ///     receiveValue: { print($0); return .none },
 ///     receiveCompletion: { print($0) })
-/// [1, 2].publisher.subscribe(printer)
+/// [1, 2].publisher.receive(subscriber: printer)
 /// ```
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
@@ -48,7 +48,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     ///
     /// ```swift
     /// let relay = PassthroughSubject<Int, Never>()
-    /// [1, 2].publisher.subscribe(AnySubscriber(relay))
+    /// [1, 2].publisher.receive(subscriber: AnySubscriber(relay))
     /// ```
     @inlinable
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {

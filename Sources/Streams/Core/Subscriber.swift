@@ -10,7 +10,7 @@
 ///     func receive(_ input: Int) -> Subscribers.Demand { print(input); return .none }
 ///     func receive(completion: Subscribers.Completion<Never>) { print("done") }
 /// }
-/// [1, 2].publisher.subscribe(Printer())
+/// [1, 2].publisher.receive(subscriber: Printer())
 /// ```
 public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
     /// The kind of values this subscriber receives.

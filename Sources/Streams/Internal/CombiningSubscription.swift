@@ -71,7 +71,7 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
     /// Subscribes to `publisher` as upstream number `index`.
     @inlinable
     func attach<P: Publisher>(_ publisher: P, at index: Int) where P.Failure == Downstream.Failure {
-        publisher.subscribe(Link<P.Output>(parent: self, index: index))
+        publisher.receive(subscriber: Link<P.Output>(parent: self, index: index))
     }
 
     @inlinable

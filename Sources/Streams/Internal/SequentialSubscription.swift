@@ -70,7 +70,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     /// Subscribes to the first publisher.
     @inlinable
     func start(with first: First) {
-        first.subscribe(FirstLink(parent: self))
+        first.receive(subscriber: FirstLink(parent: self))
     }
 
     // MARK: Events from the current publisher
@@ -131,7 +131,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
         case .complete(let completion):
             finish(with: completion)
         case .switchTo(let second):
-            second.subscribe(SecondLink(parent: self))
+            second.receive(subscriber: SecondLink(parent: self))
         }
     }
 

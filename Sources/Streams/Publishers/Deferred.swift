@@ -28,6 +28,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// Makes a new publisher and attaches `subscriber` to it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        createPublisher().subscribe(subscriber)
+        createPublisher().receive(subscriber: subscriber)
     }
 }

@@ -43,7 +43,7 @@ extension Publishers {
         /// Attaches `subscriber`; the failure value waits for demand.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 RecoveringSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "AsResult", downstream: subscriber, transform: { .success($0) }, recover: { .failure($0) }))
         }

@@ -61,7 +61,7 @@ extension Publishers {
                 connecting = true
                 return true
             }
-            upstream.subscribe(AutoconnectLink(downstream: subscriber, parent: self))
+            upstream.receive(subscriber: AutoconnectLink(downstream: subscriber, parent: self))
             guard mustConnect else { return }
             let made = upstream.connect()
             let unused = lock.withLockUnchecked { () -> (any Cancellable)? in

@@ -41,7 +41,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 ReducingSubscription<Upstream.Output, Failure, S>(
                     name: "Collect", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -42,7 +42,7 @@ extension Publishers {
         /// Attaches `subscriber` through the transformation.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: CompactMapSubscriber(downstream: subscriber, transform: transform))
         }
 
         /// Fuses two compact-maps into one stage.
@@ -58,48 +58,47 @@ extension Publishers {
     }
 }
 
-extension Publishers.CompactMap {
-    /// CompactMap's subscriber: stateless, so the upstream subscription goes straight downstream.
+/// CompactMap's subscriber: stateless, so the upstream subscription goes straight downstream. A
+/// top-level type, like ``MapSubscriber``, so that long chains still specialise.
+@usableFromInline
+struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline
-        let downstream: Downstream
-        @usableFromInline
-        let transform: (Upstream.Output) -> Output?
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Input) -> Downstream.Input?
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
 
-        @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
-            self.downstream = downstream
-            self.transform = transform
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard let output = transform(input) else { return .max(1) }
-            return downstream.receive(output)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { "CompactMap" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
+        self.downstream = downstream
+        self.transform = transform
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let output = transform(input) else { return .max(1) }
+        return downstream.receive(output)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "CompactMap" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

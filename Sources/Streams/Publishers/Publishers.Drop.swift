@@ -44,7 +44,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var remaining = count
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
                     name: "Drop", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

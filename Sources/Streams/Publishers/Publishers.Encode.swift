@@ -44,7 +44,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "Encode", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

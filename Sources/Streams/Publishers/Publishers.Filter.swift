@@ -44,7 +44,7 @@ extension Publishers {
         /// Attaches `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses two filters into one stage.
@@ -60,47 +60,46 @@ extension Publishers {
     }
 }
 
-extension Publishers.Filter {
-    /// Filter's subscriber: stateless, so the upstream subscription goes straight downstream.
+/// Filter's subscriber: stateless, so the upstream subscription goes straight downstream. A
+/// top-level type, like ``MapSubscriber``, so that long chains still specialise.
+@usableFromInline
+struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        @usableFromInline
-        let downstream: Downstream
-        @usableFromInline
-        let isIncluded: (Output) -> Bool
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    let downstream: Downstream
+    @usableFromInline
+    let isIncluded: (Downstream.Input) -> Bool
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
 
-        @inlinable
-        init(downstream: Downstream, isIncluded: @escaping (Output) -> Bool) {
-            self.downstream = downstream
-            self.isIncluded = isIncluded
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Output) -> Subscribers.Demand {
-            isIncluded(input) ? downstream.receive(input) : .max(1)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { "Filter" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Downstream.Input) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "Filter" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

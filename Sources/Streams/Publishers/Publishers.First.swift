@@ -40,7 +40,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var first: Output?
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 ReducingSubscription<Output, Failure, S>(
                     name: "First", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

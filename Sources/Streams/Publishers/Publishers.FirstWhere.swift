@@ -44,7 +44,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var found: Output?
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 ReducingSubscription<Output, Failure, S>(
                     name: "FirstWhere", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

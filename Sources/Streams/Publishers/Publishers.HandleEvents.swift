@@ -78,7 +78,7 @@ extension Publishers {
         /// Attaches `subscriber` behind the hooks.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(name: "HandleEvents", hooks: self, downstream: subscriber))
+            upstream.receive(subscriber: Inner(name: "HandleEvents", hooks: self, downstream: subscriber))
         }
     }
 }

@@ -44,7 +44,7 @@ extension Publishers {
         /// Attaches `subscriber` through the transformation.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -62,48 +62,48 @@ extension Publishers.Map {
     }
 }
 
-extension Publishers.Map {
-    /// Map's subscriber: it has no state, so the upstream subscription goes straight downstream
-    /// and values pass through without a lock.
+/// Map's subscriber: it has no state, so the upstream subscription goes straight downstream and
+/// values pass through without a lock. It is a top-level type generic only over what it needs:
+/// nested in `Publishers.Map`, its type would repeat the whole upstream chain, and deep chains
+/// of such types stop the optimiser from specialising them.
+@usableFromInline
+struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        let downstream: Downstream
-        @usableFromInline
-        let transform: (Upstream.Output) -> Output
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Input) -> Downstream.Input
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
 
-        @inlinable
-        init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-            self.downstream = downstream
-            self.transform = transform
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(transform(input))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { "Map" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.transform = transform
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        downstream.receive(transform(input))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "Map" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

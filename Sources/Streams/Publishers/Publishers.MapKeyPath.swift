@@ -68,7 +68,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.subscribe(KeyPathInner(name: "ValueForKey", downstream: subscriber) { $0[keyPath: keyPath] })
+            upstream.receive(subscriber: KeyPathInner(name: "ValueForKey", downstream: subscriber) { $0[keyPath: keyPath] })
         }
     }
 
@@ -110,7 +110,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 KeyPathInner(name: "ValueForKeys", downstream: subscriber) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
         }
     }
@@ -157,7 +157,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 KeyPathInner(name: "ValueForKeys", downstream: subscriber) {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 })

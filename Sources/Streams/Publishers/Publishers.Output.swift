@@ -67,7 +67,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var position = 0
             let range = self.range
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
                     name: "Output", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

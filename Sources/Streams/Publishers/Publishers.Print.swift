@@ -66,7 +66,7 @@ extension Publishers {
                 },
                 receiveCancel: { printer.write("receive cancel") },
                 receiveRequest: { printer.write("request \(EventPrinter.describe($0))") })
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 Publishers.HandleEvents<Upstream>.Inner(
                     name: "Print", hooks: hooks,
                     returnedDemandHook: { printer.write("request \(EventPrinter.describe($0)) (synchronous)") },

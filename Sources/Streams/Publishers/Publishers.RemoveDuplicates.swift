@@ -60,7 +60,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var previous: Output?
             let isDuplicate = predicate
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
                     name: "RemoveDuplicates", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -45,7 +45,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let output = self.output
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 RecoveringSubscription<Output, Upstream.Failure, S>(
                     name: "ReplaceError", downstream: subscriber, transform: { $0 }, recover: { _ in output }))
         }

@@ -120,7 +120,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 subscribing = true
                 return generation
             }) else { return }
-            upstreamPublisher.subscribe(Link(parent: self, generation: generation))
+            upstreamPublisher.receive(subscriber: Link(parent: self, generation: generation))
             let again = lock.withLockUnchecked { () -> Bool in
                 subscribing = false
                 defer { resubscribePending = false }

@@ -54,7 +54,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var result = initialResult
             let next = nextPartialResult
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "Scan", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

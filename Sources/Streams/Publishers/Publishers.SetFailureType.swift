@@ -38,7 +38,7 @@ extension Publishers {
         /// Attaches `subscriber`; only `.finished` can reach it.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber))
+            upstream.receive(subscriber: Inner(downstream: subscriber))
         }
 
         /// Changes the failure type again, without another stage.

@@ -42,7 +42,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryCompactMap", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -47,7 +47,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryFilter", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

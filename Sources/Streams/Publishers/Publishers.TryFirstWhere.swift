@@ -46,7 +46,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var found: Output?
             let predicate = self.predicate
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 ReducingSubscription<Output, Upstream.Failure, S>(
                     name: "TryFirstWhere", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -48,7 +48,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var previous: Output?
             let isDuplicate = predicate
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Output, Upstream.Failure, S>(
                     name: "TryRemoveDuplicates", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -57,7 +57,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var result = initialResult
             let next = nextPartialResult
-            upstream.subscribe(
+            upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
                     name: "TryScan", downstream: subscriber, mapFailure: { $0 },
                     step: { input in

@@ -8,12 +8,12 @@ extension Publisher {
     ///
     /// ```swift
     /// let relay = PassthroughSubject<Int, Never>()
-    /// let forwarding = [1, 2, 3].publisher.subscribe(relay)
+    /// let forwarding = [1, 2, 3].publisher.receive(subscriber: relay)
     /// ```
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let subscriber = SubjectSubscriber(subject: subject)
-        subscribe(subscriber)
+        receive(subscriber: subscriber)
         return AnyCancellable(subscriber)
     }
 }

@@ -18,7 +18,7 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(sink)
     }
 }
@@ -44,7 +44,7 @@ extension Subscribers {
     ///
     /// ```swift
     /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
-    /// [1, 2].publisher.subscribe(sink)
+    /// [1, 2].publisher.receive(subscriber: sink)
     /// ```
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable

@@ -76,7 +76,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
             return (nextIndex, transform)
         }
         guard let (index, transform) = next else { return }
-        transform(value).subscribe(InnerLink(parent: self, index: index))
+        transform(value).receive(subscriber: InnerLink(parent: self, index: index))
     }
 
     @inlinable

@@ -52,7 +52,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func attach<P: Publisher>(_ publisher: P, at index: Int)
     where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
-        publisher.subscribe(Link(parent: self, index: index))
+        publisher.receive(subscriber: Link(parent: self, index: index))
     }
 
     @inlinable

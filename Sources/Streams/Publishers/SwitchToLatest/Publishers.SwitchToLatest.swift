@@ -86,7 +86,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.subscribe(SwitchToLatestSubscription.OuterLink(parent: subscription))
+            upstream.receive(subscriber: SwitchToLatestSubscription.OuterLink(parent: subscription))
         }
     }
 }

@@ -67,7 +67,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
         }
         guard let (generation, previous) = switched else { return }
         previous?.cancel()
-        inner.subscribe(InnerLink(parent: self, generation: generation))
+        inner.receive(subscriber: InnerLink(parent: self, generation: generation))
     }
 
     @inlinable

@@ -74,7 +74,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DebounceSubscription(downstream: subscriber, debounce: self))
+            upstream.receive(subscriber: DebounceSubscription(downstream: subscriber, debounce: self))
         }
     }
 }

@@ -66,7 +66,7 @@ extension Publishers {
         /// Attaches `subscriber`; its events arrive `interval` after upstream's.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DelaySubscription(downstream: subscriber, delay: self))
+            upstream.receive(subscriber: DelaySubscription(downstream: subscriber, delay: self))
         }
     }
 }

@@ -54,7 +54,7 @@ extension Publishers {
             let upstream = self.upstream
             let subscription = SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)
             scheduler.schedule(options: options) {
-                upstream.subscribe(subscription)
+                upstream.receive(subscriber: subscription)
             }
         }
     }

@@ -58,7 +58,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ThrottleSubscription(downstream: subscriber, throttle: self))
+            upstream.receive(subscriber: ThrottleSubscription(downstream: subscriber, throttle: self))
         }
     }
 }

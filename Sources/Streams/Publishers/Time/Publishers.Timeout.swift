@@ -67,7 +67,7 @@ extension Publishers {
         /// Attaches `subscriber`; the wait starts now.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(TimeoutSubscription(downstream: subscriber, timeout: self))
+            upstream.receive(subscriber: TimeoutSubscription(downstream: subscriber, timeout: self))
         }
     }
 }
