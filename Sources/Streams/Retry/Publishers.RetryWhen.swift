@@ -1,0 +1,134 @@
+import Synchronization
+
+extension Publisher {
+    /// Retries the errors you choose, waiting between attempts with backoff and jitter, and never
+    /// sooner than the server asked.
+    ///
+    /// After upstream fails with `error`, in this order:
+    /// 1. if `shouldRetry(error)` is false, `error` is delivered;
+    /// 2. if `maxRetries` retries have been made, `error` is delivered;
+    /// 3. the wait is the larger of the backoff's delay and the error's `Retry-After` hint
+    ///    (``RetryAfterProviding``); if `maxElapsed` is set and the retry would start later than
+    ///    `maxElapsed` after the first subscription, `error` is delivered;
+    /// 4. if the hint is longer than `retryAfterLimit`, `error` is delivered;
+    /// 5. otherwise `onRetry` is told, the operator waits on `scheduler` (even for a zero wait)
+    ///    and subscribes to the upstream again.
+    ///
+    /// Giving up always delivers the last error unchanged. The downstream sees one
+    /// subscription; its outstanding demand carries over to each new attempt. Cancelling, even
+    /// while waiting, stops everything at once. See Docs/RetryAndBackoff.md.
+    ///
+    /// ```swift
+    /// let profile = Deferred { api.fetchProfile() }
+    ///     .retry(3, backoff: .exponential(initial: .milliseconds(200)), scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func retry<S: Scheduler>(
+        _ maxRetries: Int,
+        when shouldRetry: @escaping (Failure) -> Bool = { $0.resolveCategory() == .retryable },
+        backoff: Backoff,
+        retryAfterLimit: Duration = .seconds(60),
+        maxElapsed: Duration? = nil,
+        scheduler: S,
+        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
+    ) -> Publishers.RetryWhen<Self, S> {
+        Publishers.RetryWhen(
+            upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, scheduler: scheduler,
+            random: SystemRandomNumberGenerator(), onRetry: onRetry)
+    }
+
+    /// `retry(_:when:backoff:scheduler:)` with the jitter drawn from `random`, so that tests and
+    /// simulations get the same delays on every run.
+    ///
+    /// ```swift
+    /// let retried = request.retry(3, backoff: .exponential(), scheduler: testScheduler,
+    ///                             random: SeededRandomNumberGenerator(seed: 1))
+    /// ```
+    @inlinable
+    public func retry<S: Scheduler, G: RandomNumberGenerator & Sendable>(
+        _ maxRetries: Int,
+        when shouldRetry: @escaping (Failure) -> Bool = { $0.resolveCategory() == .retryable },
+        backoff: Backoff,
+        retryAfterLimit: Duration = .seconds(60),
+        maxElapsed: Duration? = nil,
+        scheduler: S,
+        random: G,
+        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
+    ) -> Publishers.RetryWhen<Self, S> {
+        Publishers.RetryWhen(
+            upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, scheduler: scheduler,
+            random: random, onRetry: onRetry)
+    }
+}
+
+extension Publishers {
+    /// A publisher that retries selected failures of its upstream with backoff, as
+    /// `retry(_:when:backoff:scheduler:)` describes.
+    ///
+    /// ```swift
+    /// let retried = Publishers.RetryWhen(upstream: request, maxRetries: 3, backoff: .exponential(), scheduler: DispatchQueue.main)
+    /// ```
+    public struct RetryWhen<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure, delivered unchanged on giving up.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher subscribed to again on a retry.
+        public let upstream: Upstream
+        /// How many re-subscriptions may follow the first attempt.
+        public let maxRetries: Int
+        /// Which failures are retried.
+        public let shouldRetry: (Upstream.Failure) -> Bool
+        /// How long to wait before each retry.
+        public let backoff: Backoff
+        /// The longest server hint worth waiting for.
+        public let retryAfterLimit: Duration
+        /// The latest a retry may start, after the first subscription.
+        public let maxElapsed: Duration?
+        /// Where the waits are timed and the upstream is subscribed again.
+        public let scheduler: Context
+        /// Told about each retry before the wait.
+        public let onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)?
+
+        @usableFromInline
+        let makeRandom: @Sendable () -> any RandomNumberGenerator
+
+        /// Makes a retrying publisher; see `retry(_:when:backoff:scheduler:)`.
+        ///
+        /// ```swift
+        /// let retried = Publishers.RetryWhen(upstream: request, maxRetries: 3, backoff: .constant(.seconds(1)), scheduler: DispatchQueue.main)
+        /// ```
+        @inlinable
+        public init<G: RandomNumberGenerator & Sendable>(
+            upstream: Upstream,
+            maxRetries: Int,
+            shouldRetry: @escaping (Upstream.Failure) -> Bool = { $0.resolveCategory() == .retryable },
+            backoff: Backoff,
+            retryAfterLimit: Duration = .seconds(60),
+            maxElapsed: Duration? = nil,
+            scheduler: Context,
+            random: G = SystemRandomNumberGenerator(),
+            onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil
+        ) {
+            precondition(maxRetries >= 0, "retry(_:when:backoff:scheduler:) requires a retry count of zero or more, got \(maxRetries)")
+            self.upstream = upstream
+            self.maxRetries = maxRetries
+            self.shouldRetry = shouldRetry
+            self.backoff = backoff
+            self.retryAfterLimit = retryAfterLimit
+            self.maxElapsed = maxElapsed
+            self.scheduler = scheduler
+            self.onRetry = onRetry
+            makeRandom = { random }
+        }
+
+        /// Attaches `subscriber`; it sees one subscription however many attempts are made.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            RetryWhenSubscription(configuration: self, downstream: subscriber).start()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Streams
+import Testing
+
+@Suite("RetryAfter.parse")
+struct RetryAfterTests {
+    /// 1994-11-06 08:49:37 UTC, the date of RFC 9110's examples.
+    let example = Date(timeIntervalSince1970: 784_111_777)
+
+    @Test func deltaSeconds() {
+        #expect(RetryAfter.parse("120") == .seconds(120))
+        #expect(RetryAfter.parse("0") == .zero)
+        #expect(RetryAfter.parse("  7\t") == .seconds(7))
+        #expect(RetryAfter.parse("99999999999999999999999999") == RetryAfter.unbounded)
+    }
+
+    @Test func theThreeDateForms() {
+        let now = example - 90
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .seconds(90))
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(90))
+        #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == .seconds(90))
+        #expect(RetryAfter.parse("Wed Nov 16 08:49:37 1994", now: now) == .seconds(90 + 10 * 86_400))
+    }
+
+    @Test func aDateInThePastIsZero() {
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: example + 1) == .zero)
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT") == .zero)
+    }
+
+    @Test func twoDigitYearsFollowTheFiftyYearRule() {
+        // Seen from 2026, "30" is 2030 (within 50 years) and "94" is 1994.
+        let now = Date(timeIntervalSince1970: 1_795_000_000)   // 2026-11
+        let future = RetryAfter.parse("Monday, 01-Jan-30 00:00:00 GMT", now: now)
+        #expect(future != nil && future! > .seconds(86_400 * 365 * 3))
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .zero)
+    }
+
+    @Test func leapDays() {
+        let now = Date(timeIntervalSince1970: 0)
+        #expect(RetryAfter.parse("Thu, 29 Feb 2024 00:00:00 GMT", now: now) == .seconds(1_709_164_800))
+        #expect(RetryAfter.parse("Wed, 29 Feb 2023 00:00:00 GMT", now: now) == nil)
+    }
+
+    @Test(arguments: [
+        "", "   ", "-1", "+5", "1.5", "12abc", "1 2", "120, 60", "soon",
+        "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 32 Jan 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:00:00 GMT",
+        "Sun, 06 Nov 1994 08:60:00 GMT", "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+        "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun, 06-Nov-94 08:49:37 GMT", "Sun Nov 6 08:49:37 1994",
+        "Sun Nov  6 08:49:37 94", "Sun, 06 Nov 1994 08:49:37 GMT extra", "sun, 06 nov 1994 08:49:37 gmt",
+    ])
+    func garbageIsNil(_ value: String) {
+        #expect(RetryAfter.parse(value, now: example) == nil)
+    }
+}
