@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
         .executableTarget(name: "streams-example", dependencies: ["Streams"], path: "Sources/StreamsExample"),
+        .executableTarget(
+            name: "retry-simulation", dependencies: ["Streams", "StreamsTesting"], path: "Sources/RetrySimulation"),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
     ],
