@@ -1,0 +1,102 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("retry(on:)")
+struct RetryOnTests {
+    @Test func retriesEachTimeTheTriggerFires() {
+        let tryAgain = PassthroughSubject<Void, Never>()
+        var attempts = 0
+        let subscriber = TestSubscriber<Int, TestError>()
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts += 1
+            return attempts < 3
+                ? Fail(error: .oops).eraseToAnyPublisher()
+                : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        .retry(on: { _ in tryAgain.first() })
+        .subscribe(subscriber)
+        #expect(attempts == 1)
+        tryAgain.send()
+        #expect(attempts == 2)
+        tryAgain.send()
+        #expect(subscriber.values == [3])
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.subscriptionCount == 1)
+        #expect(String(describing: subscriber.subscription!) == "RetryOn")
+    }
+
+    @Test func givesUpWithTheOriginalErrorWhenTheTriggerEnds() {
+        let decisions = PassthroughSubject<Void, Never>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        Fail<Int, TestError>(error: .other).retry(on: { _ in decisions }).subscribe(subscriber)
+        decisions.send(completion: .finished)
+        #expect(subscriber.completion == .failure(.other))
+    }
+
+    @Test func aTriggerFailureAlsoGivesUp() {
+        let subscriber = TestSubscriber<Int, TestError>()
+        Fail<Int, TestError>(error: .oops).retry(on: { _ in Fail<Void, TestError>(error: .other) }).subscribe(subscriber)
+        #expect(subscriber.completion == .failure(.oops))
+    }
+
+    @Test func theTriggerSeesTheError() {
+        let seen = Log<TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        Fail<Int, TestError>(error: .oops)
+            .retry(on: { error -> Empty<Void, Never> in seen.append(error); return Empty() })
+            .subscribe(subscriber)
+        #expect(seen.items == [.oops])
+    }
+
+    @Test func synchronousTriggersDoNotGrowTheStack() {
+        var attempts = 0
+        let subscriber = TestSubscriber<Int, TestError>()
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts += 1
+            return attempts < 10_000
+                ? Fail(error: .oops).eraseToAnyPublisher()
+                : Just(0).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        .retry(on: { _ in Just(()) })
+        .subscribe(subscriber)
+        #expect(attempts == 10_000)
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func cancelStopsTheTrigger() {
+        let cancels = Log<Void>()
+        let tryAgain = PassthroughSubject<Void, Never>()
+        var attempts = 0
+        let subscriber = TestSubscriber<Int, TestError>()
+        Deferred { () -> Fail<Int, TestError> in
+            attempts += 1
+            return Fail(error: .oops)
+        }
+        .retry(on: { _ in tryAgain.handleEvents(receiveCancel: { cancels.append(()) }) })
+        .subscribe(subscriber)
+        subscriber.cancel()
+        tryAgain.send()
+        #expect(attempts == 1)
+        #expect(cancels.items.count == 1)
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func demandCarriesOver() {
+        let tryAgain = PassthroughSubject<Void, Never>()
+        var attempts = 0
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3))
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts += 1
+            let values = Publishers.Sequence<[Int], TestError>(sequence: [1, 2])
+            return attempts == 1 ? values.append(Fail(error: .oops)).eraseToAnyPublisher() : values.eraseToAnyPublisher()
+        }
+        .retry(on: { _ in tryAgain.first() })
+        .subscribe(subscriber)
+        tryAgain.send()
+        #expect(subscriber.values == [1, 2, 1])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 1, 2])
+        #expect(subscriber.completion == .finished)
+    }
+}
