@@ -9,15 +9,18 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .library(name: "StreamsNetworking", targets: ["StreamsNetworking"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
+        .target(name: "StreamsNetworking", dependencies: ["Streams"]),
         .executableTarget(name: "streams-example", dependencies: ["Streams"], path: "Sources/StreamsExample"),
         .executableTarget(
             name: "retry-simulation", dependencies: ["Streams", "StreamsTesting"], path: "Sources/RetrySimulation"),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,160 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+
+/// Everything that can go wrong with an HTTP request, in one type a pipeline can act on.
+///
+/// It tells users what happened in plain words (`LocalizedError`), tells `retry` what is worth
+/// retrying (`CategorizedError`, with the HTTP defaults of the retry specification), and carries
+/// the server's `Retry-After` hint (`RetryAfterProviding`).
+///
+/// ```swift
+/// URLSession.shared.requestPublisher(for: url)
+///     .validateStatus()
+///     .decode(type: Availability.self, decoder: JSONDecoder())
+///     .retry(2, backoff: .exponential(), scheduler: DispatchQueue.main)
+///     .sink(receiveCompletion: { if case .failure(let error) = $0 { show(error.localizedDescription) } },
+///           receiveValue: { show($0) })
+/// ```
+public enum NetworkError: Error, CategorizedError, RetryAfterProviding, LocalizedError, CustomStringConvertible {
+    /// The request could not be made, such as a malformed URL.
+    case invalidRequest(reason: String)
+    /// The request did not get a response: no connection, a timeout, a lost connection.
+    case transport(URLError)
+    /// The response was not an HTTP response.
+    case invalidResponse
+    /// The server rejected the input (HTTP 400), with its reason if it gave one.
+    case validation(reason: String?)
+    /// The response body did not have the expected shape.
+    case decoding(DecodingError)
+    /// The server answered with an error status, its reason if it gave one, and when to try
+    /// again if it said.
+    case server(status: Int, reason: String?, retryAfter: Duration?)
+
+    /// What to do about it by default: transport failures before a response and statuses 408,
+    /// 429, 500, 502, 503 and 504 are retryable; 401 requires signing in again; everything else
+    /// is not retryable.
+    public var category: ErrorCategory {
+        switch self {
+        case .transport(let error):
+            [.timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet,
+             .dnsLookupFailed]
+                .contains(error.code) ? .retryable : .nonRetryable
+        case .server(let status, _, _):
+            switch status {
+            case 401: .requiresLogout
+            case 408, 429, 500, 502, 503, 504: .retryable
+            default: .nonRetryable
+            }
+        case .invalidRequest, .invalidResponse, .validation, .decoding:
+            .nonRetryable
+        }
+    }
+
+    /// The server's `Retry-After` hint, if it sent one.
+    public var retryAfter: Duration? {
+        if case .server(_, _, let retryAfter) = self { retryAfter } else { nil }
+    }
+
+    /// A sentence for the user, with no code-level detail.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest:
+            "The request could not be made."
+        case .transport:
+            "The server could not be reached. Check your connection and try again."
+        case .invalidResponse:
+            "The server sent an answer the app does not understand."
+        case .validation(let reason):
+            reason.map { "The server did not accept the input: \($0)." } ?? "The server did not accept the input."
+        case .decoding:
+            "The server's answer has a format this version of the app does not understand. Please update the app."
+        case .server(let status, _, let retryAfter):
+            if status == 401 {
+                "Your session has expired. Please sign in again."
+            } else if let retryAfter {
+                "The server is busy. Please try again in \(Self.seconds(retryAfter)) seconds."
+            } else {
+                "The server had a problem. Please try again later."
+            }
+        }
+    }
+
+    /// A description for developers, with the details: the URL error, the decoding path, the
+    /// status and the server's reason.
+    public var description: String {
+        switch self {
+        case .invalidRequest(let reason): "invalid request: \(reason)"
+        case .transport(let error): "transport error: \(error.code.rawValue) \(error.localizedDescription)"
+        case .invalidResponse: "invalid response: not HTTP"
+        case .validation(let reason): "validation error (400): \(reason ?? "no reason given")"
+        case .decoding(let error): "decoding error: \(Self.describe(error))"
+        case let .server(status, reason, retryAfter):
+            "server error \(status): \(reason ?? "no reason given")"
+                + (retryAfter.map { ", retry after \(Self.seconds($0)) s" } ?? "")
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds > 0 ? seconds + 1 : seconds
+    }
+
+    /// The decoding error with its coding path, such as `keyNotFound isAvailable at <root>`.
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return keys.isEmpty ? "<root>" : keys
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "keyNotFound \(key.stringValue) at \(path(context))"
+        case .typeMismatch(let type, let context): return "typeMismatch \(type) at \(path(context))"
+        case .valueNotFound(let type, let context): return "valueNotFound \(type) at \(path(context))"
+        case .dataCorrupted(let context): return "dataCorrupted at \(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+// The associated values are immutable; `DecodingError` is not marked `Sendable` only because
+// its context holds `CodingKey` existentials.
+extension NetworkError: @unchecked Sendable {}
+
+extension NetworkError {
+    /// Checks an HTTP response: a 2xx status gives the body; any other status becomes the
+    /// matching error, with the reason from a JSON body `{"error": true, "reason": "..."}` when
+    /// there is one, and the `Retry-After` hint (a date is measured against the response's own
+    /// `Date` header, so that a wrong client clock does not matter).
+    ///
+    /// ```swift
+    /// let body = try NetworkError.validate(data: data, response: response).get()
+    /// ```
+    public static func validate(data: Data, response: HTTPURLResponse) -> Result<Data, NetworkError> {
+        let status = response.statusCode
+        guard !(200..<300).contains(status) else { return .success(data) }
+        let reason = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.reason
+        if status == 400 {
+            return .failure(.validation(reason: reason))
+        }
+        let serverNow = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? Date()
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.parse($0, now: serverNow) }
+        return .failure(.server(status: status, reason: reason, retryAfter: retryAfter))
+    }
+
+    /// The JSON error body servers send: `{"error": true, "reason": "..."}`.
+    private struct ErrorBody: Decodable {
+        let reason: String?
+    }
+
+    /// The instant of an HTTP-date, read through `RetryAfter.parse` against a fixed origin.
+    private static func httpDate(_ value: String) -> Date? {
+        let origin = Date(timeIntervalSince1970: 0)
+        guard let offset = RetryAfter.parse(value, now: origin), offset > .zero,
+            !value.allSatisfy({ $0.isNumber || $0 == " " })
+        else { return nil }
+        let (seconds, attoseconds) = offset.components
+        return origin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

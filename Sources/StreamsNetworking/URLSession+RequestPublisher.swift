@@ -1,0 +1,198 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+import Synchronization
+
+extension URLSession {
+    /// A publisher that performs `request` once per subscription, when the subscriber first asks
+    /// for a value, and sends the body and the HTTP response.
+    ///
+    /// Every subscription sends its own request, so `retry` sends it again; cancelling the
+    /// subscription cancels the request in flight.
+    ///
+    /// ```swift
+    /// let answer = URLSession.shared.requestPublisher(for: URLRequest(url: url))
+    ///     .validateStatus()
+    ///     .decode(type: Availability.self, decoder: JSONDecoder())
+    /// ```
+    public func requestPublisher(for request: URLRequest) -> RequestPublisher {
+        RequestPublisher(session: self, request: .success(request))
+    }
+
+    /// A publisher that performs a GET of `url`; see ``requestPublisher(for:)-(URLRequest)``.
+    ///
+    /// ```swift
+    /// let answer = URLSession.shared.requestPublisher(for: url)
+    /// ```
+    public func requestPublisher(for url: URL) -> RequestPublisher {
+        requestPublisher(for: URLRequest(url: url))
+    }
+
+    /// A publisher that performs a GET of the URL in `string`, or fails with
+    /// `NetworkError.invalidRequest` if it is not a valid URL.
+    ///
+    /// ```swift
+    /// let answer = URLSession.shared.requestPublisher(for: "http://127.0.0.1:8080/isUserNameAvailable?userName=\(name)")
+    /// ```
+    public func requestPublisher(for string: String) -> RequestPublisher {
+        guard let url = URL(string: string), url.scheme != nil else {
+            return RequestPublisher(session: self, request: .failure(.invalidRequest(reason: "not a URL: \(string)")))
+        }
+        return requestPublisher(for: url)
+    }
+
+    /// A publisher of one HTTP exchange; see ``URLSession/requestPublisher(for:)-(URLRequest)``.
+    ///
+    /// ```swift
+    /// let publisher: URLSession.RequestPublisher = URLSession.shared.requestPublisher(for: url)
+    /// ```
+    public struct RequestPublisher: Publisher, @unchecked Sendable {
+        /// The response body and the HTTP response.
+        public typealias Output = (data: Data, response: HTTPURLResponse)
+        /// What went wrong: a transport error, or a response that is not HTTP.
+        public typealias Failure = NetworkError
+
+        /// The session that performs the request.
+        public let session: URLSession
+        /// The request, or why it could not be made.
+        public let request: Result<URLRequest, NetworkError>
+
+        /// Makes a publisher of `request` on `session`.
+        ///
+        /// ```swift
+        /// let publisher = URLSession.RequestPublisher(session: .shared, request: .success(URLRequest(url: url)))
+        /// ```
+        public init(session: URLSession, request: Result<URLRequest, NetworkError>) {
+            self.session = session
+            self.request = request
+        }
+
+        /// Attaches `subscriber`; the request starts on its first request for a value.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == NetworkError {
+            switch request {
+            case .success(let request):
+                subscriber.receive(subscription: RequestSubscription(session: session, request: request, downstream: subscriber))
+            case .failure(let error):
+                Fail<Output, NetworkError>(error: error).receive(subscriber: subscriber)
+            }
+        }
+    }
+}
+
+/// What a data task's completion handler calls: a non-generic face, so that the handler
+/// captures no generic type.
+protocol RequestCompletion: AnyObject, Sendable {
+    func finish(data: Data?, response: URLResponse?, error: (any Error)?)
+}
+
+/// One HTTP exchange for one subscriber.
+final class RequestSubscription<Downstream: Subscriber>: Subscription, RequestCompletion, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure == NetworkError {
+    private let session: URLSession
+    private let request: URLRequest
+    private let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    private var downstream: Downstream?
+    private var task: URLSessionDataTask?
+    private var started = false
+
+    init(session: URLSession, request: URLRequest, downstream: Downstream) {
+        self.session = session
+        self.request = request
+        self.downstream = downstream
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        let start = lock.withLock { _ -> Bool in
+            guard !started, downstream != nil else { return false }
+            started = true
+            return true
+        }
+        guard start else { return }
+        let completion: any RequestCompletion = self
+        let task = session.dataTask(with: request) { data, response, error in
+            completion.finish(data: data, response: response, error: error)
+        }
+        let cancelled = lock.withLock { _ -> Bool in
+            guard downstream != nil else { return true }
+            self.task = task
+            return false
+        }
+        if !cancelled { task.resume() }
+    }
+
+    func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+        guard let downstream = lock.withLock({ _ -> Downstream? in
+            defer {
+                self.downstream = nil
+                task = nil
+            }
+            return self.downstream
+        }) else { return }
+        if let error {
+            let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
+            downstream.receive(completion: .failure(.transport(urlError)))
+            return
+        }
+        guard let response = response as? HTTPURLResponse else {
+            downstream.receive(completion: .failure(.invalidResponse))
+            return
+        }
+        _ = downstream.receive((data ?? Data(), response))
+        downstream.receive(completion: .finished)
+    }
+
+    func cancel() {
+        let task = lock.withLock { _ -> URLSessionDataTask? in
+            defer {
+                downstream = nil
+                self.task = nil
+            }
+            return self.task
+        }
+        task?.cancel()
+    }
+
+    var description: String { "RequestPublisher" }
+}
+
+extension Publisher where Output == URLSession.RequestPublisher.Output, Failure == NetworkError {
+    /// Passes on the body of a 2xx response and turns any other status into the matching
+    /// ``NetworkError`` (see ``NetworkError/validate(data:response:)``).
+    ///
+    /// ```swift
+    /// let body = URLSession.shared.requestPublisher(for: url).validateStatus()
+    /// ```
+    public func validateStatus() -> AnyPublisher<Data, NetworkError> {
+        flatMap(maxPublishers: .max(1)) { NetworkError.validate(data: $0.data, response: $0.response).publisher }
+            .eraseToAnyPublisher()
+    }
+}
+
+extension Publisher where Output == Data, Failure == NetworkError {
+    /// Decodes the body; a decoding failure becomes ``NetworkError/decoding(_:)``, so the whole
+    /// pipeline keeps one error type.
+    ///
+    /// ```swift
+    /// let availability = body.decode(type: Availability.self, decoder: JSONDecoder())
+    /// ```
+    public func decode<Item: Decodable, Coder: TopLevelDecoder>(
+        type: Item.Type,
+        decoder: Coder
+    ) -> AnyPublisher<Item, NetworkError> where Coder.Input == Data {
+        flatMap(maxPublishers: .max(1)) { data -> Result<Item, NetworkError>.Publisher in
+            do {
+                return .init(try decoder.decode(Item.self, from: data))
+            } catch let error as DecodingError {
+                return .init(.decoding(error))
+            } catch {
+                return .init(.decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))))
+            }
+        }
+        .eraseToAnyPublisher()
+    }
+}

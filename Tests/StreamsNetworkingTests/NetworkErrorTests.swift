@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+import StreamsNetworking
+import StreamsTesting
+import Testing
+
+@Suite("Request publisher and NetworkError", .serialized)
+struct NetworkErrorTests {
+    struct Availability: Decodable, Equatable { let isAvailable: Bool }
+
+    let session = StubURLProtocol.session()
+
+    /// Runs the pipeline for `url` and waits for its completion.
+    func check(_ url: String) -> (values: [Availability], error: NetworkError?) {
+        let done = DispatchSemaphore(value: 0)
+        let recorder = TestSubscriber<Availability, NetworkError>()
+        session.requestPublisher(for: url)
+            .validateStatus()
+            .decode(type: Availability.self, decoder: JSONDecoder())
+            .handleEvents(receiveCompletion: { _ in done.signal() })
+            .subscribe(recorder)
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        if case .failure(let error) = recorder.completion { return (recorder.values, error) }
+        return (recorder.values, nil)
+    }
+
+    @Test func successDecodes() {
+        let url = "http://stub.test/ok"
+        StubURLProtocol.set(.init(status: 200, body: Data(#"{"isAvailable": true}"#.utf8)), for: url)
+        let result = check(url)
+        #expect(result.values == [Availability(isAvailable: true)])
+        #expect(result.error == nil)
+    }
+
+    @Test func badRequestCarriesTheServersReason() {
+        let url = "http://stub.test/bad"
+        StubURLProtocol.set(.init(status: 400, body: Data(#"{"error": true, "reason": "emptyName"}"#.utf8)), for: url)
+        guard case .validation(let reason) = check(url).error else { Issue.record("expected a validation error"); return }
+        #expect(reason == "emptyName")
+    }
+
+    @Test func serverErrorWithoutJSONKeepsTheStatus() {
+        let url = "http://stub.test/broken"
+        StubURLProtocol.set(.init(status: 500, body: Data("<html>oops</html>".utf8)), for: url)
+        let error = check(url).error
+        guard case .server(500, nil, nil) = error else { Issue.record("expected a 500, got \(String(describing: error))"); return }
+        #expect(error?.category == .retryable)
+        #expect(error?.errorDescription == "The server had a problem. Please try again later.")
+    }
+
+    @Test func retryAfterSecondsAndDates() {
+        let seconds = "http://stub.test/busy"
+        StubURLProtocol.set(.init(status: 503, headers: ["Retry-After": "1"]), for: seconds)
+        #expect(check(seconds).error?.retryAfter == .seconds(1))
+
+        // A date hint is measured against the response's own Date header.
+        let dated = "http://stub.test/busy-until"
+        StubURLProtocol.set(.init(status: 503, headers: [
+            "Date": "Sun, 06 Nov 1994 08:49:37 GMT", "Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT",
+        ]), for: dated)
+        #expect(check(dated).error?.retryAfter == .seconds(30))
+    }
+
+    @Test func unauthorisedRequiresLogout() {
+        let url = "http://stub.test/private"
+        StubURLProtocol.set(.init(status: 401), for: url)
+        #expect(check(url).error?.category == .requiresLogout)
+    }
+
+    @Test func aMissingFieldIsADecodingErrorWithItsPath() {
+        let url = "http://stub.test/illegal"
+        StubURLProtocol.set(.init(status: 200, body: Data(#"{"available": true}"#.utf8)), for: url)
+        let error = check(url).error
+        guard case .decoding = error else { Issue.record("expected a decoding error"); return }
+        #expect(error?.description.contains("keyNotFound isAvailable") == true)
+        #expect(error?.errorDescription?.contains("update the app") == true)
+        #expect(error?.category == .nonRetryable)
+    }
+
+    @Test func transportFailuresAreRetryable() {
+        let url = "http://stub.test/down"
+        StubURLProtocol.set(.init(error: URLError(.cannotConnectToHost)), for: url)
+        let error = check(url).error
+        guard case .transport(let urlError) = error else { Issue.record("expected a transport error"); return }
+        #expect(urlError.code == .cannotConnectToHost)
+        #expect(error?.category == .retryable)
+    }
+
+    @Test func anInvalidURLFailsWithoutARequest() {
+        let recorder = TestSubscriber<URLSession.RequestPublisher.Output, NetworkError>()
+        session.requestPublisher(for: "not a url").subscribe(recorder)
+        guard case .failure(.invalidRequest) = recorder.completion else { Issue.record("expected invalidRequest"); return }
+    }
+
+    @Test func lazyAndOneRequestPerSubscription() {
+        let url = "http://stub.test/count"
+        StubURLProtocol.set(.init(status: 500), for: url)
+        let publisher = session.requestPublisher(for: url)
+        let waiting = TestSubscriber<URLSession.RequestPublisher.Output, NetworkError>(initialDemand: nil)
+        publisher.subscribe(waiting)
+        #expect(StubURLProtocol.requests(to: url) == 0)
+        waiting.cancel()
+
+        let done = DispatchSemaphore(value: 0)
+        let cancellable = publisher.validateStatus()
+            .retry(2, backoff: .immediate, scheduler: DispatchQueue(label: "retry"))
+            .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { _ in })
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(StubURLProtocol.requests(to: url) == 3)
+        cancellable.cancel()
+    }
+}

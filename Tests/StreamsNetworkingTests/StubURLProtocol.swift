@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// A URL protocol that answers from canned responses, keyed by URL, and counts requests: the
+/// client stack runs for real, without a network.
+final class StubURLProtocol: URLProtocol {
+    struct Stub: Sendable {
+        var status = 200
+        var headers: [String: String] = [:]
+        var body = Data()
+        var error: URLError?
+    }
+
+    private static let stubs = Mutex<[String: Stub]>([:])
+    private static let counts = Mutex<[String: Int]>([:])
+
+    static func set(_ stub: Stub, for url: String) {
+        stubs.withLock { $0[url] = stub }
+    }
+
+    static func requests(to url: String) -> Int {
+        counts.withLock { $0[url] ?? 0 }
+    }
+
+    /// A session whose requests all go to the stubs.
+    static func session() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        return URLSession(configuration: configuration)
+    }
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let url = request.url!.absoluteString
+        Self.counts.withLock { $0[url, default: 0] += 1 }
+        let stub = Self.stubs.withLock { $0[url] } ?? Stub(status: 404)
+        if let error = stub.error {
+            client?.urlProtocol(self, didFailWithError: error)
+            return
+        }
+        let response = HTTPURLResponse(url: request.url!, statusCode: stub.status, httpVersion: "HTTP/1.1", headerFields: stub.headers)!
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+        client?.urlProtocol(self, didLoad: stub.body)
+        client?.urlProtocolDidFinishLoading(self)
+    }
+
+    override func stopLoading() {}
+}
