@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The examples: the reference sign-up server (on Hummingbird) and the demo client that
+// validates a sign-up form through Streams against it. Their own package, so that the Streams
+// library keeps zero dependencies.
+let package = Package(
+    name: "StreamsExamples",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Streams", path: "../"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        .target(
+            name: "SignUpServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .target(
+            name: "SignUpClient",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsNetworking", package: "Streams"),
+            ]),
+        .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
+        .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpClient"]),
+        .testTarget(
+            name: "SignUpTests",
+            dependencies: [
+                "SignUpServer", "SignUpClient",
+                .product(name: "StreamsTesting", package: "Streams"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SignUpClient
+import SignUpServer
+import Streams
+import StreamsNetworking
+import Synchronization
+import Testing
+
+/// The sign-up server on an ephemeral loopback port, exercised through the real client stack:
+/// URLSession, validation, decoding and retry.
+@Suite("Sign-up server and client", .serialized)
+struct SignUpIntegrationTests {
+    /// A running server; cancel `task` to stop it.
+    struct RunningServer {
+        let baseURL: String
+        let task: Task<Void, any Error>
+    }
+
+    static func startServer() async throws -> RunningServer {
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = SignUpServer.application(port: 0, onRunning: { continuation.yield($0) })
+        let task = Task { try await app.runService() }
+        for await port in ports {
+            return RunningServer(baseURL: "http://127.0.0.1:\(port)", task: task)
+        }
+        throw CancellationError()
+    }
+
+    /// Records the retries a client makes.
+    final class RetryLog: Sendable {
+        private let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var retries: [String] { lines.withLock { $0.filter { $0.hasPrefix("retry") } } }
+    }
+
+    /// The first result of `publisher`.
+    static func result<P: Publisher>(of publisher: P) async -> Result<P.Output, P.Failure>
+    where P.Output: Sendable, P.Failure: Sendable {
+        let holder = Mutex<AnyCancellable?>(nil)
+        return await withCheckedContinuation { continuation in
+            let once = Mutex(false)
+            let claim = { once.withLock { done -> Bool in defer { done = true }; return !done } }
+            let cancellable = publisher.sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion, claim() {
+                        continuation.resume(returning: .failure(error))
+                    }
+                },
+                receiveValue: { value in
+                    if claim() {
+                        continuation.resume(returning: .success(value))
+                    }
+                })
+            holder.withLock { $0 = cancellable }
+        }
+    }
+
+    func client(_ baseURL: String, log: RetryLog, backoff: Backoff = .exponential(initial: .milliseconds(50), jitter: .none))
+        -> UserNameClient<DispatchQueue>
+    {
+        UserNameClient(baseURL: baseURL, scheduler: DispatchQueue(label: "retries"), backoff: backoff, log: { log.append($0) })
+    }
+
+    @Test func anAvailableAndATakenName() async throws {
+        let server = try await Self.startServer()
+        defer { server.task.cancel() }
+        let log = RetryLog()
+        let available = await Self.result(of: client(server.baseURL, log: log).isAvailable("alice"))
+        let taken = await Self.result(of: client(server.baseURL, log: log).isAvailable("johndoe"))
+        #expect((try? available.get()) == true)
+        #expect((try? taken.get()) == false)
+    }
+
+    @Test func badNamesGiveTheServersReasons() async throws {
+        let server = try await Self.startServer()
+        defer { server.task.cancel() }
+        let log = RetryLog()
+        for (name, reason) in [("", "emptyName"), ("jo", "userNameTooShort"), ("admin", "illegalUserName"), ("superuser", "illegalUserName")] {
+            let result = await Self.result(of: client(server.baseURL, log: log).isAvailable(name))
+            guard case .failure(.validation(reason)) = result else {
+                Issue.record("\(name): expected validation(\(reason)), got \(result)")
+                continue
+            }
+        }
+        #expect(log.retries.isEmpty)
+    }
+
+    @Test func maintenanceRecoversAfterExactlyTwoRetriesThatWaitedForRetryAfter() async throws {
+        let server = try await Self.startServer()
+        defer { server.task.cancel() }
+        let log = RetryLog()
+        let result = await Self.result(of: client(server.baseURL, log: log).isAvailable("maintenance"))
+        #expect((try? result.get()) == true)
+        #expect(log.retries.count == 2)
+        // The backoff asks for 50 and 100 ms; the server's Retry-After of one second wins.
+        #expect(log.retries.allSatisfy { $0.contains("in 1.0 seconds") })
+    }
+
+    @Test func aServerErrorWithoutRetryAfterIsNotRetried() async throws {
+        let server = try await Self.startServer()
+        defer { server.task.cancel() }
+        let log = RetryLog()
+        let result = await Self.result(of: client(server.baseURL, log: log).isAvailable("servererror"))
+        guard case .failure(.server(500, _, nil)) = result else { Issue.record("expected a 500, got \(result)"); return }
+        #expect(log.retries.isEmpty)
+    }
+
+    @Test func anIllegalResponseIsADecodingError() async throws {
+        let server = try await Self.startServer()
+        defer { server.task.cancel() }
+        let result = await Self.result(of: client(server.baseURL, log: RetryLog()).isAvailable("illegalresponse"))
+        guard case .failure(let error) = result, case .decoding = error else { Issue.record("expected a decoding error, got \(result)"); return }
+        #expect(error.description.contains("isAvailable"))
+    }
+
+    @Test func aClosedPortIsATransportErrorRetriedThenDelivered() async throws {
+        // Start a server to learn a free port, then stop it: nothing listens there any more.
+        let server = try await Self.startServer()
+        server.task.cancel()
+        _ = await server.task.result
+        let log = RetryLog()
+        let result = await Self.result(of: client(server.baseURL, log: log, backoff: .constant(.milliseconds(20))).isAvailable("alice"))
+        guard case .failure(.transport) = result else { Issue.record("expected a transport error, got \(result)"); return }
+        #expect(log.retries.count == 3)
+    }
+
+    @Test func cancellingMidFlightCancelsTheHTTPRequest() async throws {
+        // A listener that accepts the connection and never answers keeps the request in flight;
+        // cancelling must close the connection, which the listener sees as end of stream.
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let session = URLSession(configuration: .ephemeral)
+        let cancellable = session.requestPublisher(for: "http://127.0.0.1:\(listener.port)/isUserNameAvailable?userName=alice")
+            .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let connection = await listener.accept()
+        #expect(connection >= 0)
+        cancellable.cancel()
+        #expect(await listener.readUntilClosed(connection))
+    }
+}
+
+/// A loopback TCP listener that accepts connections into its backlog and never reads or answers.
+final class SilentListener: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(socketDescriptor, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits for the next connection, on another thread.
+    func accept() async -> Int32 {
+        let descriptor = self.descriptor
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Glibc.accept(descriptor, nil, nil))
+            }
+        }
+    }
+
+    /// Reads `connection` until the peer closes it; false on a read error.
+    func readUntilClosed(_ connection: Int32) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var buffer = [UInt8](repeating: 0, count: 4_096)
+                while true {
+                    let count = recv(connection, &buffer, buffer.count, 0)
+                    if count == 0 { break }
+                    if count < 0 {
+                        continuation.resume(returning: false)
+                        return
+                    }
+                }
+                _ = Glibc.close(connection)
+                continuation.resume(returning: true)
+            }
+        }
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
+    }
+}
