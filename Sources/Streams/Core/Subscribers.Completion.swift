@@ -23,15 +23,6 @@ extension Subscribers.Completion: Hashable where Failure: Hashable {}
 extension Subscribers.Completion: Sendable where Failure: Sendable {}
 
 extension Subscribers.Completion {
-    /// The same completion with its error turned into `any Error`.
-    @inlinable
-    var eraseError: Subscribers.Completion<any Error> {
-        switch self {
-        case .finished: .finished
-        case .failure(let error): .failure(error)
-        }
-    }
-
     /// The same completion with the failure changed by `transform`.
     @inlinable
     func mapError<NewFailure: Error>(
