@@ -32,6 +32,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// Attaches `subscriber` to the wrapped publisher.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)
     }

@@ -27,6 +27,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
 
     /// Makes a new publisher and attaches `subscriber` to it.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         createPublisher().receive(subscriber: subscriber)
     }

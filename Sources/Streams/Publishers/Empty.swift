@@ -30,6 +30,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
 
     /// Sends ``Subscriptions/empty`` and, if `completeImmediately`, `.finished`.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately {

@@ -31,6 +31,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
 
     /// Sends ``Subscriptions/empty`` and then the failure.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

@@ -56,6 +56,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     /// Attaches `subscriber`; it receives the result when there is one and it has demand.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: self)
         let result = lock.withLockUnchecked { () -> Result<Output, Failure>? in

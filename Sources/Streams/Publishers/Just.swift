@@ -26,6 +26,7 @@ public struct Just<Output>: Publisher {
 
     /// Sends the subscription; the value and `.finished` follow the first request.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(subscription: JustSubscription(name: "Just", value: output, downstream: subscriber))
     }

@@ -37,6 +37,7 @@ extension Optional {
 
         /// Sends the value, if any, and `.finished` to `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
             if let output {
                 subscriber.receive(subscription: JustSubscription(name: "Optional", value: output, downstream: subscriber))

@@ -42,6 +42,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the failure value waits for demand.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber: 
                 RecoveringSubscription<Upstream.Output, Upstream.Failure, S>(

@@ -54,6 +54,7 @@ extension Publishers {
 
         /// Attaches `subscriber` and connects the upstream if this is the first subscriber.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let mustConnect = lock.withLockUnchecked { () -> Bool in
                 subscriberCount += 1

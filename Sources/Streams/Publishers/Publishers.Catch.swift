@@ -48,6 +48,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the upstream, and to the replacement if it comes to that.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
             SequentialSubscription<Upstream, NewPublisher, S>(

@@ -39,6 +39,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the array waits for demand.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
             upstream.receive(subscriber: 

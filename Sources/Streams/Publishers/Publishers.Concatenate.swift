@@ -105,6 +105,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the prefix, then to the suffix.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let suffix = self.suffix
             SequentialSubscription<Prefix, Suffix, S>(

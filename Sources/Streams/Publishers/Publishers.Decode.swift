@@ -45,6 +45,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the decoder.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let decoder = self.decoder
             upstream.receive(subscriber: 

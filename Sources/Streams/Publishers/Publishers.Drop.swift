@@ -42,6 +42,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscription drops its own first values.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var remaining = count
             upstream.receive(subscriber: 

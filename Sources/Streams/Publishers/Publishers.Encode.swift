@@ -42,6 +42,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the encoder.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
             upstream.receive(subscriber: 

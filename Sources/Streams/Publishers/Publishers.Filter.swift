@@ -43,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: FilterSubscriber(downstream: subscriber, isIncluded: isIncluded))
         }

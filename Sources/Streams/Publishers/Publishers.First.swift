@@ -38,6 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the value waits for demand.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var first: Output?
             upstream.receive(subscriber: 

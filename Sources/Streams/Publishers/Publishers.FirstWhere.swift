@@ -41,6 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the value waits for demand.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var found: Output?
             let predicate = self.predicate

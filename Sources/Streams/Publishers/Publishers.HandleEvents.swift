@@ -77,6 +77,7 @@ extension Publishers {
 
         /// Attaches `subscriber` behind the hooks.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(name: "HandleEvents", hooks: self, downstream: subscriber))
         }

@@ -43,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapSubscriber(downstream: subscriber, transform: transform))
         }

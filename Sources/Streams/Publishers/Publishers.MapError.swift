@@ -49,6 +49,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the failure transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }

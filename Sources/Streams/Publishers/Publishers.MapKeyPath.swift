@@ -66,6 +66,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the key path.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
             upstream.receive(subscriber: KeyPathInner(name: "ValueForKey", downstream: subscriber) { $0[keyPath: keyPath] })
@@ -108,6 +109,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the key paths.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
             upstream.receive(subscriber: 
@@ -155,6 +157,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the key paths.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
             upstream.receive(subscriber: 

@@ -82,6 +82,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the subject.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             subject.receive(subscriber: subscriber)
         }

@@ -64,6 +64,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; positions count from this subscription's first value.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var position = 0
             let range = self.range

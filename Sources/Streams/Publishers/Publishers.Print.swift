@@ -52,6 +52,7 @@ extension Publishers {
 
         /// Attaches `subscriber` behind the printer.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let printer = EventPrinter(prefix: prefix, stream: stream)
             let hooks = Publishers.HandleEvents(

@@ -57,6 +57,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscription starts with no previous value.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var previous: Output?
             let isDuplicate = predicate

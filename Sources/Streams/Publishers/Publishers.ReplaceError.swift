@@ -43,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let output = self.output
             upstream.receive(subscriber: 

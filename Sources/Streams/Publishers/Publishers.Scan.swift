@@ -51,6 +51,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscription starts again from `initialResult`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var result = initialResult
             let next = nextPartialResult

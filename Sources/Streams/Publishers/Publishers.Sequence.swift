@@ -40,6 +40,7 @@ extension Publishers {
 
         /// Sends the subscription; elements follow the subscriber's requests.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var iterator = sequence.makeIterator()
             if let first = iterator.next() {

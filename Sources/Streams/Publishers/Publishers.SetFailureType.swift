@@ -37,6 +37,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; only `.finished` can reach it.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: Inner(downstream: subscriber))
         }

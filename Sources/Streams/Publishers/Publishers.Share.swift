@@ -50,6 +50,7 @@ extension Publishers {
 
         /// Attaches `subscriber` to the shared subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             shared.receive(subscriber: subscriber)
         }

@@ -45,6 +45,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
             upstream.receive(subscriber: 

@@ -43,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the value waits for demand.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var found: Output?
             let predicate = self.predicate

@@ -45,6 +45,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
             upstream.receive(subscriber: 

@@ -45,6 +45,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscription starts with no previous value.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var previous: Output?
             let isDuplicate = predicate

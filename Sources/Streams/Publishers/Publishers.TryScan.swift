@@ -54,6 +54,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; each subscription starts again from `initialResult`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var result = initialResult
             let next = nextPartialResult

@@ -55,6 +55,7 @@ extension Result {
 
         /// Sends the result to `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):

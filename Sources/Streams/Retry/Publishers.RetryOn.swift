@@ -52,6 +52,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it sees one subscription however many attempts are made.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             RetryOnSubscription(retryOn: self, downstream: subscriber).subscribeLoop()
         }

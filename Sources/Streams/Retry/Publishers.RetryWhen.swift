@@ -127,6 +127,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it sees one subscription however many attempts are made.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             RetryWhenSubscription(configuration: self, downstream: subscriber).start()
         }

@@ -63,6 +63,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Attaches `subscriber`; it receives the current value on its first request, or, after a
     /// completion, just the completion.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = lock.withLockUnchecked { () -> SubjectConduit<S>? in
             guard completion == nil else { return nil }

@@ -49,6 +49,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Attaches `subscriber`; after a completion it receives the completion at once.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit(downstream: subscriber, parent: self)
         let finished = lock.withLockUnchecked { () -> Subscribers.Completion<Failure>? in

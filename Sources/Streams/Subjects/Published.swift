@@ -77,6 +77,7 @@ public struct Published<Value> {
 
         /// Attaches `subscriber`; it receives the current value on its first request.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
             storage.subject.receive(subscriber: subscriber)
         }

@@ -64,6 +64,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: the subscription first, then the upstreams in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b, c) = (self.a, self.b, self.c)
             CombiningSubscription(

@@ -95,6 +95,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: the subscription first, then the upstream.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)

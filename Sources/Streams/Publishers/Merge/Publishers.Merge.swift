@@ -44,6 +44,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: the subscription first, then both upstreams.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b) = (self.a, self.b)
             MergeSubscription(downstream: subscriber, count: 2).start { merge in

@@ -83,6 +83,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: the subscription first, then the upstream.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)

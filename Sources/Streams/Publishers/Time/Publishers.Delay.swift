@@ -65,6 +65,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; its events arrive `interval` after upstream's.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DelaySubscription(downstream: subscriber, delay: self))
         }

@@ -51,6 +51,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; its events arrive on the scheduler.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReceiveOnSubscription(downstream: subscriber, scheduler: scheduler, options: options))
         }

@@ -50,6 +50,7 @@ extension Publishers {
 
         /// Schedules the subscription to `upstream`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let upstream = self.upstream
             let subscription = SubscribeOnSubscription(downstream: subscriber, scheduler: scheduler, options: options)

@@ -66,6 +66,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; the wait starts now.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: TimeoutSubscription(downstream: subscriber, timeout: self))
         }

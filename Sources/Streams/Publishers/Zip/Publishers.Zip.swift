@@ -59,6 +59,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: the subscription first, then the upstreams in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b) = (self.a, self.b)
             CombiningSubscription(
