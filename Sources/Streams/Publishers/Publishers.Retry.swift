@@ -67,8 +67,8 @@ extension Publishers.Retry: Equatable where Upstream: Equatable {}
 /// failure that arrives while `subscribe` is still running (a synchronous upstream) only sets
 /// `resubscribePending`; the loop in ``subscribeLoop()`` then subscribes again.
 @usableFromInline
-final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, AttemptParent,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     let upstreamPublisher: Upstream
@@ -121,7 +121,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 subscribing = true
                 return generation
             }) else { return }
-            upstreamPublisher.receive(subscriber: Link(parent: self, generation: generation))
+            upstreamPublisher.receive(subscriber: AttemptLink(parent: self, generation: generation, name: "Retry"))
             let again = lock.withLockUnchecked { () -> Bool in
                 subscribing = false
                 defer { resubscribePending = false }
@@ -244,39 +244,4 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to one attempt on behalf of the parent.
-    @usableFromInline
-    struct Link: Subscriber, CustomStringConvertible {
-        @usableFromInline
-        let parent: RetrySubscription
-        @usableFromInline
-        let generation: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: RetrySubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            parent.receive(input, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            parent.receive(completion: completion, generation: generation)
-        }
-
-        @usableFromInline
-        var description: String { "Retry" }
-    }
 }

@@ -64,7 +64,7 @@ extension Publishers {
 /// a resubscription, which the loop performs.
 @usableFromInline
 final class RetryOnSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    AttemptParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     let lock = Mutex<Void>(())
@@ -121,7 +121,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 subscribing = true
                 return (generation, retryOn.upstream)
             }) else { return }
-            upstreamPublisher.receive(subscriber: UpstreamLink(parent: self, generation: generation))
+            upstreamPublisher.receive(subscriber: AttemptLink(parent: self, generation: generation, name: "RetryOn"))
             let again = lock.withLockUnchecked { () -> Bool in
                 subscribing = false
                 defer { resubscribePending = false }
@@ -132,7 +132,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receiveUpstream(subscription: any Subscription, generation: Int) {
+    func receive(subscription: any Subscription, generation: Int) {
         let handOver = lock.withLockUnchecked { () -> (Box<Downstream>?, Subscribers.Demand)? in
             guard !terminated, generation == self.generation, upstream == nil else { return nil }
             upstream = subscription
@@ -154,7 +154,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receiveUpstream(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
         guard let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
             guard !terminated, generation == self.generation else { return nil }
             demand -= 1
@@ -168,7 +168,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receiveUpstream(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
         guard let retryOn = lock.withLockUnchecked({ () -> Publishers.RetryOn<Upstream, Trigger>? in
             guard !terminated, generation == self.generation else { return nil }
             upstream = nil
@@ -272,41 +272,6 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to one attempt on behalf of the parent.
-    @usableFromInline
-    struct UpstreamLink: Subscriber, CustomStringConvertible {
-        @usableFromInline
-        let parent: RetryOnSubscription
-        @usableFromInline
-        let generation: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: RetryOnSubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveUpstream(subscription: subscription, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            parent.receiveUpstream(input, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            parent.receiveUpstream(completion: completion, generation: generation)
-        }
-
-        @usableFromInline
-        var description: String { "RetryOn" }
-    }
 
     /// Subscribes to the trigger made for one failure on behalf of the parent.
     @usableFromInline

@@ -10,7 +10,7 @@ import Synchronization
 /// grow the stack.
 @usableFromInline
 final class RetryWhenSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    AttemptParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias Configuration = Publishers.RetryWhen<Upstream, Context>
@@ -103,7 +103,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 subscribing = true
                 return (generation, configuration.upstream)
             }) else { return }
-            upstreamPublisher.receive(subscriber: Link(parent: self, generation: generation))
+            upstreamPublisher.receive(subscriber: AttemptLink(parent: self, generation: generation, name: "RetryWhen"))
             let again = lock.withLockUnchecked { () -> Bool in
                 subscribing = false
                 defer { resubscribePending = false }
@@ -304,39 +304,4 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to one attempt on behalf of the parent.
-    @usableFromInline
-    struct Link: Subscriber, CustomStringConvertible {
-        @usableFromInline
-        let parent: RetryWhenSubscription
-        @usableFromInline
-        let generation: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: RetryWhenSubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            parent.receive(input, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            parent.receive(completion: completion, generation: generation)
-        }
-
-        @usableFromInline
-        var description: String { "RetryWhen" }
-    }
 }
