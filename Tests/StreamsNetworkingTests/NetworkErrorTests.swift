@@ -6,6 +6,7 @@ import FoundationNetworking
 import Streams
 import StreamsNetworking
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite("Request publisher and NetworkError", .serialized)
@@ -17,15 +18,19 @@ struct NetworkErrorTests {
     /// Runs the pipeline for `url` and waits for its completion.
     func check(_ url: String) -> (values: [Availability], error: NetworkError?) {
         let done = DispatchSemaphore(value: 0)
-        let recorder = TestSubscriber<Availability, NetworkError>()
-        session.requestPublisher(for: url)
+        let outcome = Mutex<(values: [Availability], error: NetworkError?)>(([], nil))
+        let cancellable = session.requestPublisher(for: url)
             .validateStatus()
             .decode(type: Availability.self, decoder: JSONDecoder())
-            .handleEvents(receiveCompletion: { _ in done.signal() })
-            .subscribe(recorder)
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { outcome.withLock { $0.error = error } }
+                    done.signal()
+                },
+                receiveValue: { value in outcome.withLock { $0.values.append(value) } })
         #expect(done.wait(timeout: .now() + 30) == .success)
-        if case .failure(let error) = recorder.completion { return (recorder.values, error) }
-        return (recorder.values, nil)
+        cancellable.cancel()
+        return outcome.withLock { $0 }
     }
 
     @Test func successDecodes() {
