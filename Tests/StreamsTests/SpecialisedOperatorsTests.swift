@@ -34,6 +34,37 @@ struct SpecialisedOperatorsTests {
         #expect([deduplicated, replaced, retried].allSatisfy { $0 == Just(1) })
     }
 
+    @Test func moreJustOperators() {
+        let collected: Just<[Int]> = Just(1).collect()
+        #expect(collected.output == [1])
+        let first: Just<Int> = Just(1).first()
+        #expect(first == Just(1))
+        let firstWhere: Optional<Int>.Publisher = Just(1).first { $0 > 5 }
+        #expect(firstWhere.output == nil)
+        #expect(Just(1).dropFirst().output == nil)
+        #expect(Just(1).dropFirst(0).output == 1)
+        #expect(Just(1).prefix(3).output == 1)
+        #expect(Just(1).prefix(0).output == nil)
+        #expect(Just(1).output(at: 0).output == 1)
+        #expect(Just(1).output(at: 1).output == nil)
+        #expect(Just(1).output(in: 0..<2).output == 1)
+        #expect(Just(1).output(in: 1...).output == nil)
+        let appended: Publishers.Sequence<[Int], Never> = Just(1).append(2, 3)
+        let prepended: Publishers.Sequence<[Int], Never> = Just(3).prepend(1, 2)
+        #expect(appended.sequence == [1, 2, 3])
+        #expect(prepended.sequence == [1, 2, 3])
+    }
+
+    @Test func moreSequenceOperators() {
+        let collected: Result<[Int], Never>.Publisher = [1, 2].publisher.collect()
+        #expect(collected.result == .success([1, 2]))
+        let first: Optional<Int>.Publisher = [3, 4].publisher.first()
+        #expect(first.output == 3)
+        let even: Optional<Int>.Publisher = [1, 2, 3].publisher.first { $0.isMultiple(of: 2) }
+        #expect(even.output == 2)
+        #expect([Int]().publisher.first().output == nil)
+    }
+
     @Test func sequenceOperatorsAreEager() {
         var calls = 0
         let mapped: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.map { value -> Int in

@@ -116,6 +116,101 @@ extension Just {
     }
 }
 
+extension Just {
+    /// The one value in an array.
+    ///
+    /// ```swift
+    /// let all: Just<[Int]> = Just(1).collect()   // [1]
+    /// ```
+    @inlinable
+    public func collect() -> Just<[Output]> {
+        Just<[Output]>([output])
+    }
+
+    /// `self`: the one value is the first.
+    ///
+    /// ```swift
+    /// let same: Just<Int> = Just(1).first()
+    /// ```
+    @inlinable
+    public func first() -> Just<Output> {
+        self
+    }
+
+    /// The value if it satisfies `predicate`.
+    ///
+    /// ```swift
+    /// let none: Optional<Int>.Publisher = Just(1).first { $0 > 5 }
+    /// ```
+    @inlinable
+    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
+        filter(predicate)
+    }
+
+    /// Nothing if at least one value is dropped, else the value.
+    ///
+    /// ```swift
+    /// let none: Optional<Int>.Publisher = Just(1).dropFirst()
+    /// ```
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
+        precondition(count >= 0, "dropFirst requires a count of zero or more, got \(count)")
+        return Optional<Output>.Publisher(count > 0 ? nil : output)
+    }
+
+    /// The value if `maxLength` is at least one.
+    ///
+    /// ```swift
+    /// let one: Optional<Int>.Publisher = Just(1).prefix(3)
+    /// ```
+    @inlinable
+    public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
+        precondition(maxLength >= 0, "prefix requires a length of zero or more, got \(maxLength)")
+        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+    }
+
+    /// The value if `index` is 0.
+    ///
+    /// ```swift
+    /// let one: Optional<Int>.Publisher = Just(1).output(at: 0)
+    /// ```
+    @inlinable
+    public func output(at index: Int) -> Optional<Output>.Publisher {
+        precondition(index >= 0, "output(at:) requires a position of zero or more, got \(index)")
+        return Optional<Output>.Publisher(index == 0 ? output : nil)
+    }
+
+    /// The value if `range` contains position 0.
+    ///
+    /// ```swift
+    /// let one: Optional<Int>.Publisher = Just(1).output(in: 0..<2)
+    /// ```
+    @inlinable
+    public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
+        Optional<Output>.Publisher(range.contains(0) ? output : nil)
+    }
+
+    /// The value followed by `elements`.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = Just(1).append(2, 3)
+    /// ```
+    @inlinable
+    public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        Publishers.Sequence(sequence: [output] + elements)
+    }
+
+    /// `elements` followed by the value.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = Just(3).prepend(1, 2)
+    /// ```
+    @inlinable
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
+        Publishers.Sequence(sequence: elements + [output])
+    }
+}
+
 extension Just where Output: Equatable {
     /// A single value has no duplicates: returns `self`.
     ///

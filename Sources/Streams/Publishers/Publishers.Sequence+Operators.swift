@@ -112,3 +112,37 @@ extension Publishers.Sequence where Elements.Element: Equatable {
         })
     }
 }
+
+extension Publishers.Sequence {
+    /// All the elements in one array, now.
+    ///
+    /// ```swift
+    /// let all: Result<[Int], Never>.Publisher = [1, 2].publisher.collect()
+    /// ```
+    @inlinable
+    public func collect() -> Result<[Elements.Element], Failure>.Publisher {
+        Result<[Elements.Element], Failure>.Publisher(.success(Array(sequence)))
+    }
+}
+
+extension Publishers.Sequence where Failure == Never {
+    /// The first element, if any, now.
+    ///
+    /// ```swift
+    /// let first: Optional<Int>.Publisher = [3, 4].publisher.first()
+    /// ```
+    @inlinable
+    public func first() -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.first { _ in true })
+    }
+
+    /// The first element that satisfies `predicate`, if any, now.
+    ///
+    /// ```swift
+    /// let even: Optional<Int>.Publisher = [1, 2, 3].publisher.first { $0.isMultiple(of: 2) }
+    /// ```
+    @inlinable
+    public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.first(where: predicate))
+    }
+}
