@@ -10,6 +10,7 @@ let package = Package(
     dependencies: [
         .package(name: "Streams", path: "../"),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
@@ -26,10 +27,13 @@ let package = Package(
             dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
             swiftSettings: [.define("OPENCOMBINE")]),
         .target(name: "Baseline"),
+        .target(
+            name: "AsyncWorkloads",
+            dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")]),
         .executableTarget(
             name: "compare",
             dependencies: [
-                "StreamsWorkloads", "OpenCombineWorkloads", "Baseline",
+                "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads", "Baseline",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         .executableTarget(

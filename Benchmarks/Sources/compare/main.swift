@@ -1,8 +1,10 @@
-// Runs every workload against the hand-written floor, Streams and OpenCombine in one process,
-// interleaving the three, several times, and prints a markdown table of the medians.
+// Runs every workload against the hand-written floor, Streams, OpenCombine and, where there is
+// one, the nearest AsyncSequence code, in one process, interleaved, several times, and prints a
+// markdown table of the medians.
 //
 //     Benchmarks/compare [repetitions]
 
+import AsyncWorkloads
 import Baseline
 import Dispatch
 import MallocInterposerSwift
@@ -17,6 +19,7 @@ struct Workload {
     let floor: (Int) -> Int
     let streams: (Int) -> Int
     let openCombine: ((Int) -> Int)?
+    var asyncSequence: ((Int) async -> Int)? = nil
 }
 
 let workloads: [Workload] = [
@@ -25,16 +28,16 @@ let workloads: [Workload] = [
              openCombine: OpenCombineWorkloads.Workloads.sequenceMap),
     Workload(name: "W1g generic map -> sink", count: 1_000_000, unit: "element",
              floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMapGeneric,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceMapGeneric),
+             openCombine: OpenCombineWorkloads.Workloads.sequenceMapGeneric, asyncSequence: AsyncWorkloads.sequenceMap),
     Workload(name: "W2 Sequence 4 x (map, filter) (eager)", count: 1_000_000, unit: "element",
              floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChain,
              openCombine: OpenCombineWorkloads.Workloads.sequenceChain),
     Workload(name: "W2g generic 4 x (map, filter)", count: 1_000_000, unit: "element",
              floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChainGeneric,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceChainGeneric),
+             openCombine: OpenCombineWorkloads.Workloads.sequenceChainGeneric, asyncSequence: AsyncWorkloads.sequenceChain),
     Workload(name: "W3 subject -> map -> filter -> sink", count: 1_000_000, unit: "send",
              floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.subjectChain,
-             openCombine: OpenCombineWorkloads.Workloads.subjectChain),
+             openCombine: OpenCombineWorkloads.Workloads.subjectChain, asyncSequence: AsyncWorkloads.streamChain),
     Workload(name: "W4 subject -> flatMap { Just } -> sink", count: 200_000, unit: "send",
              floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapJust,
              openCombine: OpenCombineWorkloads.Workloads.flatMapJust),
@@ -46,7 +49,7 @@ let workloads: [Workload] = [
              openCombine: OpenCombineWorkloads.Workloads.subscribeCancel),
     Workload(name: "W7 subject -> removeDuplicates -> sink", count: 1_000_000, unit: "send",
              floor: Baseline.removeDuplicatesRuns, streams: StreamsWorkloads.Workloads.removeDuplicatesRuns,
-             openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns),
+             openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns, asyncSequence: AsyncWorkloads.removeDuplicatesRuns),
     Workload(name: "W8 Fail.catch { Just }.sink", count: 100_000, unit: "cycle",
              floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
              openCombine: OpenCombineWorkloads.Workloads.failCatch),
@@ -62,6 +65,15 @@ let workloads: [Workload] = [
 func measure(_ run: (Int) -> Int, count: Int) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     let checksum = run(count)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    blackHole(checksum)
+    return Double(elapsed) / Double(count)
+}
+
+/// Nanoseconds per element of one run of async code.
+func measure(_ run: (Int) async -> Int, count: Int) async -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let checksum = await run(count)
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
     blackHole(checksum)
     return Double(elapsed) / Double(count)
@@ -99,12 +111,14 @@ let repetitions = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
 var floorTimes = Array(repeating: [Double](), count: workloads.count)
 var streamsTimes = Array(repeating: [Double](), count: workloads.count)
 var openCombineTimes = Array(repeating: [Double](), count: workloads.count)
+var asyncTimes = Array(repeating: [Double](), count: workloads.count)
 
 // Warm up once, then interleave: floor, Streams, OpenCombine, for each workload, each round.
 for workload in workloads {
     blackHole(workload.floor(workload.count / 10))
     blackHole(workload.streams(workload.count / 10))
     if let openCombine = workload.openCombine { blackHole(openCombine(workload.count / 10)) }
+    if let asyncSequence = workload.asyncSequence { blackHole(await asyncSequence(workload.count / 10)) }
 }
 for _ in 0..<repetitions {
     for (index, workload) in workloads.enumerated() {
@@ -113,21 +127,27 @@ for _ in 0..<repetitions {
         if let openCombine = workload.openCombine {
             openCombineTimes[index].append(measure(openCombine, count: workload.count))
         }
+        if let asyncSequence = workload.asyncSequence {
+            asyncTimes[index].append(await measure(asyncSequence, count: workload.count))
+        }
     }
 }
 
-print("| workload | per | floor ns | Streams ns | OpenCombine ns | Streams/OpenCombine | Streams/floor | Streams allocs |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| workload | per | floor ns | Streams ns | OpenCombine ns | AsyncSequence ns | Streams/OpenCombine | Streams/AsyncSequence | Streams/floor | Streams allocs |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 var worst = 0.0
 for (index, workload) in workloads.enumerated() {
     let floor = median(floorTimes[index])
     let streams = median(streamsTimes[index])
     let openCombine = openCombineTimes[index].isEmpty ? nil : median(openCombineTimes[index])
+    let asyncSequence = asyncTimes[index].isEmpty ? nil : median(asyncTimes[index])
     let ratio = openCombine.map { streams / $0 }
+    let asyncRatio = asyncSequence.map { streams / $0 }
     if let ratio { worst = max(worst, ratio) }
     let allocs = allocations(workload.streams, count: workload.count)
     print("| \(workload.name) | \(workload.unit) | \(format(floor)) | \(format(streams)) | \(format(openCombine)) | "
-        + "\(ratio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | \(format(streams / max(floor, 0.01))) | "
+        + "\(format(asyncSequence)) | \(ratio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | "
+        + "\(asyncRatio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | \(format(streams / max(floor, 0.01))) | "
         + "\(allocs.map { String(($0 * 100).rounded() / 100) } ?? "n/a") |")
 }
 print("worst Streams/OpenCombine ratio: \((worst * 100).rounded() / 100)")
