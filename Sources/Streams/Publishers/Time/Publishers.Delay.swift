@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publisher {
     /// Delivers every value, and the completion (a failure too), `interval` later on
     /// `scheduler`.
@@ -67,107 +65,11 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DelaySubscription(downstream: subscriber, delay: self))
+            let (scheduler, interval, tolerance, options) = (self.scheduler, self.interval, self.tolerance, self.options)
+            upstream.receive(
+                subscriber: RescheduledSubscription(name: "Delay", downstream: subscriber) { work in
+                    scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, work)
+                })
         }
     }
-}
-
-/// The subscription of `delay(for:tolerance:scheduler:options:)`.
-@usableFromInline
-final class DelaySubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-    @usableFromInline
-    let delay: Publishers.Delay<Upstream, Context>
-    @usableFromInline
-    let lock = Mutex<Void>(())
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-
-    @inlinable
-    init(downstream: Downstream, delay: Publishers.Delay<Upstream, Context>) {
-        self.downstream = Box(downstream)
-        self.delay = delay
-    }
-
-    /// Runs `action` `interval` from now on the scheduler.
-    @inlinable
-    func later(_ action: @escaping () -> Void) {
-        let scheduler = delay.scheduler
-        scheduler.schedule(after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance, options: delay.options, action)
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
-            subscription.cancel()
-            return
-        }
-        downstream.value.receive(subscription: self)
-    }
-
-    @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        later { [self] in
-            guard let (downstream, upstream) = lock.withLockUnchecked({ () -> (Box<Downstream>, any Subscription)? in
-                guard case .subscribed(let upstream) = status, let downstream else { return nil }
-                return (downstream, upstream)
-            }) else { return }
-            let demand = downstream.value.receive(input)
-            if demand > 0 { upstream.request(demand) }
-        }
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        later { [self] in
-            let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
-                guard case .subscribed = status else { return nil }
-                status = .terminal
-                defer { self.downstream = nil }
-                return self.downstream
-            }
-            downstream?.value.receive(completion: completion)
-        }
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { status.subscription }?.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
-            defer {
-                status = .terminal
-                downstream = nil
-            }
-            return (status.subscription, downstream)
-        }
-        taken.0?.cancel()
-    }
-
-    @usableFromInline
-    var description: String { "Delay" }
-
-    @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
-    }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
 }
