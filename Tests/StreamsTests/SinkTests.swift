@@ -1,4 +1,6 @@
+import Dispatch
 import Streams
+import Synchronization
 import StreamsTesting
 import Testing
 
@@ -110,6 +112,82 @@ struct SinkTests {
         subject.send(1)
         subject.send(2)
         #expect(values.items == [1])
+    }
+
+    @Test func cancelInsideTheValueClosureReleasesTheClosuresOnceItReturns() {
+        weak var weakToken: Tracked?
+        let stillAliveDuringTheCall = Log<Bool>()
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let token = Tracked()
+            weakToken = token
+            var cancelSelf: () -> Void = {}
+            sink = Subscribers.Sink(receiveCompletion: { _ in _ = token }) { _ in
+                cancelSelf()
+                stillAliveDuringTheCall.append(weakToken != nil)
+            }
+            cancelSelf = { [unowned sink] in sink.cancel() }
+        }
+        sink.receive(subscription: Subscriptions.empty)
+        _ = sink.receive(1)
+        #expect(stillAliveDuringTheCall.items == [true])
+        #expect(weakToken == nil)
+        _ = sink.receive(2)
+        #expect(stillAliveDuringTheCall.items == [true])
+    }
+
+    @Test func completionInsideTheValueClosureIsDeliveredOnce() {
+        weak var weakToken: Tracked?
+        let events = Log<String>()
+        let tokenAliveAfterCompletion = Log<Bool>()
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let token = Tracked()
+            weakToken = token
+            var completeSelf: () -> Void = {}
+            sink = Subscribers.Sink(receiveCompletion: { _ = token; events.append("completion \($0)") }) { value in
+                events.append("value \(value)")
+                completeSelf()
+                tokenAliveAfterCompletion.append(weakToken != nil)
+            }
+            completeSelf = { [unowned sink] in sink.receive(completion: .finished) }
+        }
+        sink.receive(subscription: Subscriptions.empty)
+        _ = sink.receive(1)
+        _ = sink.receive(2)
+        sink.receive(completion: .finished)
+        #expect(events.items == ["value 1", "completion finished"])
+        // The closures stay alive until the value closure returns, then go.
+        #expect(tokenAliveAfterCompletion.items == [true])
+        #expect(weakToken == nil)
+    }
+
+    @Test func cancelRacingWithValuesReleasesTheClosuresExactlyOnce() {
+        for _ in 0..<200 {
+            weak var weakToken: Tracked?
+            let delivered = Mutex(0)
+            let sink: Subscribers.Sink<Int, Never>
+            do {
+                let token = Tracked()
+                weakToken = token
+                sink = Subscribers.Sink(receiveCompletion: { _ in _ = token }) { _ in
+                    _ = token
+                    delivered.withLock { $0 += 1 }
+                }
+            }
+            sink.receive(subscription: Subscriptions.empty)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<200 { _ = sink.receive(value) }
+                } else {
+                    sink.cancel()
+                }
+            }
+            let countAfterCancel = delivered.withLock { $0 }
+            _ = sink.receive(-1)
+            #expect(weakToken == nil)
+            #expect(delivered.withLock { $0 } == countAfterCancel)
+        }
     }
 
     @Test func description() {

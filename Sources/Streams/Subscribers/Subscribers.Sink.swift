@@ -13,6 +13,7 @@ extension Publisher {
     ///           receiveValue: { print("value:", $0) })
     /// ```
     @inlinable
+    @inline(__always)
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
@@ -30,6 +31,7 @@ extension Publisher where Failure == Never {
     /// let cancellable = [1, 2, 3].publisher.sink { print($0) }
     /// ```
     @inlinable
+    @inline(__always)
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
@@ -49,8 +51,19 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
-        /// The two closures, in one object: handing a class reference out of the lock costs a
-        /// retain, where handing out a closure of generic type would allocate a thunk per value.
+        // The value path takes no lock and retains nothing: `gate` admits one delivery at a time
+        // and tells a cancel or a completion whether a delivery is under way, so that exactly one
+        // party releases the closures: the cancel or completion when the gate was open, the
+        // delivery when it was closed behind it.
+        @usableFromInline
+        static var open: Int { 0 }
+        @usableFromInline
+        static var delivering: Int { 1 }
+        @usableFromInline
+        static var closed: Int { 2 }
+
+        /// The two closures, in one object: a class reference in a field of a generic class is
+        /// released without looking its type up, where an optional closure field is not.
         @usableFromInline
         final class Handlers {
             @usableFromInline
@@ -66,13 +79,22 @@ extension Subscribers {
         }
 
         @usableFromInline
+        let gate = Atomic<Int>(0)
+        @usableFromInline
         let lock = Mutex<Void>(())
+        // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
+        /// Set at init and cleared, under `lock`, by whoever releases the closures.
         @usableFromInline
         @exclusivity(unchecked)
         var handlers: Handlers?
+        /// `handlers`, unretained, for deliveries: the gate keeps a delivery apart from the
+        /// release, so a delivery calls through it without a retain.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var borrowedHandlers: Unmanaged<Handlers>?
 
         /// Makes a sink with the two closures.
         ///
@@ -84,17 +106,27 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            let handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            self.handlers = handlers
+            borrowedHandlers = .passUnretained(handlers)
         }
 
         /// The value closure; a closure that does nothing once the sink has completed or been
         /// cancelled.
+        ///
+        /// ```swift
+        /// sink.receiveValue(1)   // calls the closure given to init
+        /// ```
         public var receiveValue: (Input) -> Void {
             lock.withLockUnchecked { handlers }?.receiveValue ?? { _ in }
         }
 
         /// The completion closure; a closure that does nothing once the sink has completed or
         /// been cancelled.
+        ///
+        /// ```swift
+        /// sink.receiveCompletion(.finished)   // calls the closure given to init
+        /// ```
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
             lock.withLockUnchecked { handlers }?.receiveCompletion ?? { _ in }
         }
@@ -117,37 +149,58 @@ extension Subscribers {
         /// Calls the value closure, unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            // `handlers` is nil once the sink has completed or been cancelled; before the
-            // subscription arrives no value can (the publisher contract).
-            lock.withLockUnchecked { handlers }?.receiveValue(value)
+            guard gate.compareExchange(expected: Self.open, desired: Self.delivering, ordering: .acquiring).exchanged
+            else { return .none }
+            borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            if !gate.compareExchange(expected: Self.delivering, desired: Self.open, ordering: .releasing).exchanged {
+                // Cancelled or completed during the call, which left the release to this delivery.
+                release()
+            }
             return .none
         }
 
         /// Calls the completion closure once, then releases both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let handlers = lock.withLockUnchecked { () -> Handlers? in
-                guard case .subscribed = status else { return nil }
+            let subscribed = lock.withLockUnchecked { () -> Bool in
+                guard case .subscribed = status else { return false }
                 status = .terminal
-                // Handed out of the lock so that whatever they capture is released outside it.
-                defer { self.handlers = nil }
-                return self.handlers
+                return true
             }
-            handlers?.receiveCompletion(completion)
+            guard subscribed else { return }
+            let previous = gate.exchange(Self.closed, ordering: .acquiringAndReleasing)
+            guard previous != Self.closed else { return }
+            // A delivery under way (a completion sent from inside the value closure) keeps the
+            // closures alive until it ends, and releases them then.
+            borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+            if previous == Self.open {
+                release()
+            }
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
         @inlinable
         public func cancel() {
-            let (subscription, handlers) = lock.withLockUnchecked { () -> ((any Subscription)?, Handlers?) in
-                let subscription = status.subscription
-                status = .terminal
-                // Handed out of the lock so that whatever they capture is released outside it.
-                defer { self.handlers = nil }
-                return (subscription, self.handlers)
+            let subscription = lock.withLockUnchecked { () -> (any Subscription)? in
+                defer { status = .terminal }
+                return status.subscription
             }
-            withExtendedLifetime(handlers) {}
+            if gate.exchange(Self.closed, ordering: .acquiringAndReleasing) == Self.open {
+                release()
+            }
             subscription?.cancel()
+        }
+
+        /// Drops both closures, outside the lock so that whatever they capture is released
+        /// outside it. Called once, by whoever closed the gate last.
+        @inlinable
+        func release() {
+            let released = lock.withLockUnchecked { () -> Handlers? in
+                borrowedHandlers = nil
+                defer { handlers = nil }
+                return handlers
+            }
+            withExtendedLifetime(released) {}
         }
 
         /// `"Sink"`.
