@@ -14,6 +14,18 @@ struct CurrentValueSubjectTests {
         #expect(subscriber.values == [1])
     }
 
+    @Test func deinitCancelsUpstreamSubscriptions() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            subject.send(subscription: upstream)
+            let cancellable = subject.sink { _ in }
+            #expect(upstream.requests == [.unlimited])
+            cancellable.cancel()
+        }
+        #expect(upstream.cancels == 1)
+    }
+
     @Test func sinkSeesCurrentThenNewValues() {
         let subject = CurrentValueSubject<String, Never>("a")
         let values = Log<String>()

@@ -82,6 +82,20 @@ struct PassthroughSubjectTests {
         #expect(upstream.cancels == 1)
     }
 
+    @Test func upstreamSubscriptionsLastAsLongAsASubscriber() {
+        let upstream = RecordingSubscription()
+        let cancellable: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(subscription: upstream)
+            cancellable = subject.sink { _ in }
+        }
+        #expect(upstream.requests == [.unlimited])
+        #expect(upstream.cancels == 0)
+        cancellable.cancel()
+        #expect(upstream.cancels == 1)
+    }
+
     @Test func cancelledSubscriberReceivesNothingMore() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()

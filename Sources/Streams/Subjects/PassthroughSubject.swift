@@ -18,20 +18,7 @@ import Synchronization
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    let lock = Mutex<Void>(())
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var conduits: ContiguousArray<SubjectConduitEntry<Output, Failure>> = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completion: Subscribers.Completion<Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamSubscriptions: [any Subscription] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDownstreamDemand = false
+    let core = SubjectCore<Output, Failure>(current: nil)
 
     /// Makes a subject with no subscribers.
     ///
@@ -41,28 +28,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @inlinable
     public init() {}
 
-    deinit {
-        for subscription in upstreamSubscriptions {
-            subscription.cancel()
-        }
-    }
-
     /// Attaches `subscriber`; after a completion it receives the completion at once.
     @inlinable
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(downstream: subscriber, parent: self)
-        let finished = lock.withLockUnchecked { () -> Subscribers.Completion<Failure>? in
-            if let completion = self.completion { return completion }
-            conduits.append(SubjectConduitEntry(conduit))
-            return nil
-        }
-        if let completion = finished {
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-        } else {
-            conduit.start()
-        }
+        core.attach(subscriber)
     }
 
     /// Sends `value` to every subscriber that has outstanding demand.
@@ -72,13 +42,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// ```
     @inlinable
     public func send(_ value: Output) {
-        let conduits = lock.withLockUnchecked { () -> ContiguousArray<SubjectConduitEntry<Output, Failure>>? in
-            completion == nil ? self.conduits : nil
-        }
-        guard let conduits else { return }
-        for conduit in conduits {
-            conduit.offer(value)
-        }
+        core.send(value, storing: false, evenAfterCompletion: false)
     }
 
     /// Sends `completion` to every subscriber; the subject sends nothing after it.
@@ -88,52 +52,16 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// ```
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) {
-        let taken = lock.withLockUnchecked {
-            () -> (ContiguousArray<SubjectConduitEntry<Output, Failure>>, [any Subscription])? in
-            guard self.completion == nil else { return nil }
-            self.completion = completion
-            defer {
-                conduits = []
-                upstreamSubscriptions = []
-            }
-            return (conduits, upstreamSubscriptions)
-        }
-        guard let (conduits, _) = taken else { return }
-        for conduit in conduits {
-            conduit.finish(completion)
-        }
+        core.send(completion: completion)
     }
 
     /// Keeps `subscription` and asks it for unlimited values once any subscriber has demand.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3].publisher.subscribe(subject)   // calls send(subscription:)
+    /// ```
     @inlinable
     public func send(subscription: any Subscription) {
-        let request = lock.withLockUnchecked { () -> Bool in
-            upstreamSubscriptions.append(subscription)
-            return hasDownstreamDemand
-        }
-        if request {
-            subscription.request(.unlimited)
-        }
-    }
-}
-
-extension PassthroughSubject: SubjectConduitParent {
-    @inlinable
-    func conduitReceivedDemand() {
-        let subscriptions = lock.withLockUnchecked { () -> [any Subscription] in
-            guard !hasDownstreamDemand else { return [] }
-            hasDownstreamDemand = true
-            return upstreamSubscriptions
-        }
-        for subscription in subscriptions {
-            subscription.request(.unlimited)
-        }
-    }
-
-    @inlinable
-    func remove(_ conduit: AnyObject) {
-        lock.withLockUnchecked {
-            conduits.removeAll { $0.conduit === conduit }
-        }
+        core.send(subscription: subscription)
     }
 }

@@ -1,19 +1,5 @@
 import Synchronization
 
-/// What a subject offers its conduits: a way to learn of the first demand and to forget a
-/// cancelled conduit.
-@usableFromInline
-protocol SubjectConduitParent<Output, Failure>: AnyObject {
-    associatedtype Output
-    associatedtype Failure: Error
-
-    /// Called once per conduit, outside its lock, when its subscriber first asks for values.
-    func conduitReceivedDemand()
-
-    /// Called when `conduit` is cancelled.
-    func remove(_ conduit: AnyObject)
-}
-
 /// A subject's handle on one subscriber's conduit.
 ///
 /// The closures are made where the conduit's type is known, so that sending through them runs
@@ -74,13 +60,13 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     var downstream: Box<Downstream>?
     @usableFromInline
     @exclusivity(unchecked)
-    var parent: (any SubjectConduitParent<Output, Failure>)?
+    var core: SubjectCore<Output, Failure>?
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
     @exclusivity(unchecked)
-    var notifiedParent = false
+    var notifiedCore = false
     @usableFromInline
     @exclusivity(unchecked)
     var delivering = true  // until `start()` has handed over the subscription
@@ -98,9 +84,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     var queueHead = 0
 
     @inlinable
-    init(downstream: Downstream, parent: any SubjectConduitParent<Output, Failure>, buffered: Output? = nil) {
+    init(downstream: Downstream, core: SubjectCore<Output, Failure>, buffered: Output?) {
         self.downstream = Box(downstream)
-        self.parent = parent
+        self.core = core
         self.buffered = buffered
         buffersLatest = buffered != nil
     }
@@ -151,7 +137,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     func terminate() -> Box<Downstream>? {
         terminated = true
         buffered = nil
-        parent = nil
+        core = nil
         defer { downstream = nil }
         return downstream
     }
@@ -163,7 +149,14 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         var additional = additional
         while true {
             let next = lock.withLockUnchecked { () -> (Box<Downstream>, Event)? in
-                guard let downstream else {
+                // The common case first: nothing queued. It does not touch `downstream`, which
+                // would cost a retain and a release.
+                if queueHead == queue.count && buffered == nil || downstream == nil {
+                    demand += additional
+                    if !queue.isEmpty {
+                        queue.removeAll(keepingCapacity: true)
+                        queueHead = 0
+                    }
                     delivering = false
                     return nil
                 }
@@ -171,7 +164,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                 if let value = buffered, demand > 0 {
                     buffered = nil
                     demand -= 1
-                    return (downstream, .value(value))
+                    return (downstream!, .value(value))
                 }
                 while queueHead < queue.count {
                     let event = queue[queueHead]
@@ -180,11 +173,11 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                     case .value(let value):
                         if demand > 0 {
                             demand -= 1
-                            return (downstream, event)
+                            return (downstream!, event)
                         }
                         if buffersLatest { buffered = value }
                     case .completion:
-                        _ = terminate()
+                        let downstream = terminate()!
                         queue = []
                         queueHead = 0
                         return (downstream, event)
@@ -213,8 +206,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         let action = lock.withLockUnchecked { () -> RequestAction in
             guard !terminated, let downstream else { return .nothing }
             self.demand += demand
-            let notify = !notifiedParent
-            notifiedParent = true
+            let notify = !notifiedCore
+            notifiedCore = true
             if !delivering, let value = buffered {
                 buffered = nil
                 self.demand -= 1
@@ -227,9 +220,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         case .nothing:
             return
         case .notify:
-            notifyParent()
+            notifyCore()
         case let .deliver(downstream, value, notify):
-            if notify { notifyParent() }
+            if notify { notifyCore() }
             drain(adding: downstream.value.receive(value))
         }
     }
@@ -244,18 +237,18 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// Tells the subject that this subscriber has asked for values.
     @inlinable
-    func notifyParent() {
-        lock.withLockUnchecked { parent }?.conduitReceivedDemand()
+    func notifyCore() {
+        lock.withLockUnchecked { core }?.conduitReceivedDemand()
     }
 
     @inlinable
     func cancel() {
-        let released = lock.withLockUnchecked { () -> (Box<Downstream>?, (any SubjectConduitParent<Output, Failure>)?) in
+        let released = lock.withLockUnchecked { () -> (Box<Downstream>?, SubjectCore<Output, Failure>?) in
             guard !terminated else { return (nil, nil) }
-            let parent = self.parent
+            let core = self.core
             queue = []
             queueHead = 0
-            return (terminate(), parent)
+            return (terminate(), core)
         }
         released.1?.remove(self)
     }

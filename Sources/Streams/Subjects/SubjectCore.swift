@@ -1,0 +1,143 @@
+import Synchronization
+
+/// What ``PassthroughSubject`` and ``CurrentValueSubject`` share: the conduits to their
+/// subscribers, the completion, the upstream subscriptions they were given and, for
+/// `CurrentValueSubject`, the current value, all under one lock.
+///
+/// Each conduit keeps the core alive; the upstream subscriptions are cancelled when the core goes
+/// away, that is once neither the subject nor any of its subscribers needs it any more.
+@usableFromInline
+final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    typealias Conduits = ContiguousArray<SubjectConduitEntry<Output, Failure>>
+
+    @usableFromInline
+    let lock = Mutex<Void>(())
+    // Guarded by `lock`.
+    /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var current: Output?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var conduits: Conduits = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstreamSubscriptions: [any Subscription] = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasDownstreamDemand = false
+
+    @inlinable
+    init(current: Output?) {
+        self.current = current
+    }
+
+    deinit {
+        for subscription in upstreamSubscriptions {
+            subscription.cancel()
+        }
+    }
+
+    /// Attaches `subscriber` through a new conduit that starts out holding the current value, if
+    /// any; after a completion the subscriber receives the completion at once.
+    @inlinable
+    @inline(__always)
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let attached = lock.withLockUnchecked { () -> Attachment<S> in
+            if let completion { return .completed(completion) }
+            let conduit = SubjectConduit(downstream: subscriber, core: self, buffered: current)
+            conduits.append(SubjectConduitEntry(conduit))
+            return .attached(conduit)
+        }
+        switch attached {
+        case .attached(let conduit):
+            conduit.start()
+        case .completed(let completion):
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        }
+    }
+
+    /// What ``attach(_:)`` hands out of its lock.
+    @usableFromInline
+    enum Attachment<S: Subscriber> where S.Input == Output, S.Failure == Failure {
+        case attached(SubjectConduit<S>)
+        case completed(Subscribers.Completion<Failure>)
+    }
+
+    /// Offers `value` to every subscriber, unless completed; `CurrentValueSubject` first makes it
+    /// the current value (`evenAfterCompletion` when assigned through `value`).
+    @inlinable
+    func send(_ value: Output, storing: Bool, evenAfterCompletion: Bool) {
+        let conduits = lock.withLockUnchecked { () -> Conduits? in
+            guard completion == nil else {
+                if storing && evenAfterCompletion { current = value }
+                return nil
+            }
+            if storing { current = value }
+            return self.conduits
+        }
+        guard let conduits else { return }
+        for conduit in conduits {
+            conduit.offer(value)
+        }
+    }
+
+    /// Sends `completion` to every subscriber, once; drops the conduits and the upstream
+    /// subscriptions.
+    @inlinable
+    func send(completion: Subscribers.Completion<Failure>) {
+        let taken = lock.withLockUnchecked { () -> (Conduits, [any Subscription])? in
+            guard self.completion == nil else { return nil }
+            self.completion = completion
+            defer {
+                conduits = []
+                upstreamSubscriptions = []
+            }
+            return (conduits, upstreamSubscriptions)
+        }
+        // The upstream subscriptions are released here, outside the lock, without a cancel.
+        guard let (conduits, _) = taken else { return }
+        for conduit in conduits {
+            conduit.finish(completion)
+        }
+    }
+
+    /// Keeps `subscription` and asks it for unlimited values once any subscriber has demand.
+    @inlinable
+    func send(subscription: any Subscription) {
+        let request = lock.withLockUnchecked { () -> Bool in
+            upstreamSubscriptions.append(subscription)
+            return hasDownstreamDemand
+        }
+        if request {
+            subscription.request(.unlimited)
+        }
+    }
+
+    /// Called by a conduit, outside its lock, when its subscriber first asks for values: the
+    /// first such call asks every upstream subscription for unlimited values.
+    @inlinable
+    func conduitReceivedDemand() {
+        let subscriptions = lock.withLockUnchecked { () -> [any Subscription] in
+            guard !hasDownstreamDemand else { return [] }
+            hasDownstreamDemand = true
+            return upstreamSubscriptions
+        }
+        for subscription in subscriptions {
+            subscription.request(.unlimited)
+        }
+    }
+
+    /// Called by a conduit when it is cancelled.
+    @inlinable
+    func remove(_ conduit: AnyObject) {
+        lock.withLockUnchecked {
+            conduits.removeAll { $0.conduit === conduit }
+        }
+    }
+}
