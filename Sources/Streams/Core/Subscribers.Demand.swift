@@ -23,14 +23,18 @@ extension Subscribers {
             self.rawValue = rawValue
         }
 
-        @usableFromInline
-        static let unlimitedRawValue = UInt(Int.max) + 1
+        // The constants are computed properties, not `static let`s: a stored static is read
+        // through a lazy-initialisation accessor call, which the per-value paths would pay.
+        @inlinable
+        static var unlimitedRawValue: UInt { UInt(Int.max) + 1 }
 
         /// As many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: unlimitedRawValue)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
         /// No values.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// At most `value` values. `value` must not be negative.
         ///

@@ -26,6 +26,26 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
         case first, second, done
     }
 
+    /// What the subscription holds until it ends, in one object: handing a class reference out
+    /// of the lock costs a retain, where handing out a closure of generic type would allocate a
+    /// thunk, and the object is released without looking its type up.
+    @usableFromInline
+    final class Core {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let decide: Decide
+        @usableFromInline
+        let mapSecondFailure: (Second.Failure) -> Downstream.Failure
+
+        @inlinable
+        init(downstream: Downstream, decide: @escaping Decide, mapSecondFailure: @escaping (Second.Failure) -> Downstream.Failure) {
+            self.downstream = downstream
+            self.decide = decide
+            self.mapSecondFailure = mapSecondFailure
+        }
+    }
+
     @usableFromInline
     let name: String
     @usableFromInline
@@ -35,15 +55,10 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @usableFromInline
     @exclusivity(unchecked)
     var phase = Phase.first
+    /// Nil once the subscription has ended.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var decide: Decide?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var mapSecondFailure: ((Second.Failure) -> Downstream.Failure)?
+    var core: Core?
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: (any Subscription)?
@@ -62,9 +77,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
         decide: @escaping Decide
     ) {
         self.name = name
-        self.downstream = downstream
-        self.mapSecondFailure = mapSecondFailure
-        self.decide = decide
+        core = Core(downstream: downstream, decide: decide, mapSecondFailure: mapSecondFailure)
     }
 
     /// Subscribes to the first publisher.
@@ -78,19 +91,19 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @inlinable
     func receive(subscription: any Subscription, in phase: Phase) {
         let action = lock.withLockUnchecked { () -> SubscriptionAction in
-            guard self.phase == phase, upstream == nil, let downstream else { return .cancel }
+            guard self.phase == phase, upstream == nil, let core else { return .cancel }
             upstream = subscription
             if !sentSubscription {
                 sentSubscription = true
-                return .handOver(downstream)
+                return .handOver(core)
             }
             return .request(demand)
         }
         switch action {
         case .cancel:
             subscription.cancel()
-        case .handOver(let downstream):
-            downstream.receive(subscription: self)
+        case .handOver(let core):
+            core.downstream.receive(subscription: self)
         case .request(let demand):
             if demand > 0 { subscription.request(demand) }
         }
@@ -100,19 +113,19 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @usableFromInline
     enum SubscriptionAction {
         case cancel
-        case handOver(Downstream)
+        case handOver(Core)
         case request(Subscribers.Demand)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input, in phase: Phase) -> Subscribers.Demand {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
+        let core = lock.withLockUnchecked { () -> Core? in
             guard self.phase == phase else { return nil }
             demand -= 1
-            return self.downstream
+            return self.core
         }
-        guard let downstream else { return .none }
-        let additional = downstream.receive(input)
+        guard let core else { return .none }
+        let additional = core.downstream.receive(input)
         if additional > 0 {
             lock.withLockUnchecked { demand += additional }
         }
@@ -121,13 +134,13 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func receiveFirst(completion: Subscribers.Completion<First.Failure>) {
-        guard let decide = lock.withLockUnchecked({ () -> Decide? in
+        guard let core = lock.withLockUnchecked({ () -> Core? in
             guard phase == .first else { return nil }
             phase = .second
             upstream = nil
-            return decide
+            return core
         }) else { return }
-        switch decide(completion) {
+        switch core.decide(completion) {
         case .complete(let completion):
             finish(with: completion)
         case .switchTo(let second):
@@ -137,35 +150,33 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func receiveSecond(completion: Subscribers.Completion<Second.Failure>) {
-        guard let mapFailure = lock.withLockUnchecked({ () -> ((Second.Failure) -> Downstream.Failure)? in
+        guard let core = lock.withLockUnchecked({ () -> Core? in
             guard phase == .second else { return nil }
-            return mapSecondFailure
+            return core
         }) else { return }
-        finish(with: completion.mapError(mapFailure))
+        finish(with: completion.mapError(core.mapSecondFailure))
     }
 
     /// Sends `completion` downstream and lets go of everything.
     @inlinable
     func finish(with completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = lock.withLockUnchecked { () -> (Downstream?, Any) in
-            guard phase != .done else { return (nil, ()) }
+        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: (any Subscription)?)? in
+            guard phase != .done else { return nil }
             phase = .done
             return takeReferences()
         }
-        taken.0?.receive(completion: completion)
+        taken?.core?.downstream.receive(completion: completion)
     }
 
     /// Empties the references and returns them, so that they die outside the lock; call with
     /// the lock held.
     @inlinable
-    func takeReferences() -> (Downstream?, Any) {
+    func takeReferences() -> (core: Core?, upstream: (any Subscription)?) {
         defer {
-            downstream = nil
-            decide = nil
-            mapSecondFailure = nil
+            core = nil
             upstream = nil
         }
-        return (downstream, (decide, mapSecondFailure, upstream))
+        return (core, upstream)
     }
 
     // MARK: Subscription
@@ -183,14 +194,12 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func cancel() {
-        let upstream = lock.withLockUnchecked { () -> (any Subscription)? in
+        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: (any Subscription)?)? in
             guard phase != .done else { return nil }
             phase = .done
-            let upstream = self.upstream
-            _ = takeReferences()
-            return upstream
+            return takeReferences()
         }
-        upstream?.cancel()
+        taken?.upstream?.cancel()
     }
 
     @usableFromInline
@@ -198,7 +207,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any, "demand": demand]) }
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any, "demand": demand]) }
     }
 
     @usableFromInline

@@ -38,48 +38,66 @@ extension Just: Sendable where Output: Sendable {}
 /// The subscription of ``Just`` (and of a successful `Result.Publisher` or a non-nil
 /// `Optional.Publisher`): delivers the value and `.finished` on the first request.
 @usableFromInline
-final class JustSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
+final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Output {
+    /// The subscriber and its value, until the request or the cancel takes them.
+    ///
+    /// They live in an object of their own because the deinitializer of a generic class runs
+    /// unspecialised code, which looks up the type metadata of every field of optional generic
+    /// type, or of an associated type, at run time: two such fields cost more than the rest of
+    /// a subscribe-and-cancel cycle. An optional class reference is released without a lookup,
+    /// and `Output` is a generic parameter of its own for the same reason.
+    @usableFromInline
+    final class Pending {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let value: Output
+
+        @inlinable
+        init(downstream: Downstream, value: Output) {
+            self.downstream = downstream
+            self.value = value
+        }
+    }
+
     @usableFromInline
     let name: String
     @usableFromInline
     let lock = Mutex<Void>(())
+    // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var value: Downstream.Input?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
+    var pending: Pending?
 
     @inlinable
-    init(name: String, value: Downstream.Input, downstream: Downstream) {
+    init(name: String, value: Output, downstream: Downstream) {
         self.name = name
-        self.value = value
-        self.downstream = downstream
+        pending = Pending(downstream: downstream, value: value)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let taken = lock.withLockUnchecked { () -> (Downstream, Downstream.Input)? in
-            guard let downstream, let value else { return nil }
-            self.downstream = nil
-            self.value = nil
-            return (downstream, value)
-        }
-        guard let (downstream, value) = taken else { return }
-        _ = downstream.receive(value)
-        downstream.receive(completion: .finished)
+        guard let pending = take() else { return }
+        _ = pending.downstream.receive(pending.value)
+        pending.downstream.receive(completion: .finished)
     }
 
     @inlinable
     func cancel() {
-        let released = lock.withLockUnchecked { () -> (Downstream?, Downstream.Input?) in
-            defer { downstream = nil; value = nil }
-            return (downstream, value)
+        // Taken out of the lock so that the subscriber is released outside it.
+        withExtendedLifetime(take()) {}
+    }
+
+    /// Empties `pending` and hands back what it held.
+    @inlinable
+    func take() -> Pending? {
+        lock.withLockUnchecked {
+            defer { pending = nil }
+            return pending
         }
-        withExtendedLifetime(released) {}
     }
 
     @usableFromInline
@@ -87,7 +105,9 @@ final class JustSubscription<Downstream: Subscriber>: Subscription, CustomString
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any, "value": value as Any]) }
+        lock.withLockUnchecked {
+            Mirror(self, children: ["downstream": pending?.downstream as Any, "value": pending?.value as Any])
+        }
     }
 
     @usableFromInline
