@@ -2,7 +2,9 @@
 // one, the nearest AsyncSequence code, in one process, interleaved, several times, and prints a
 // markdown table of the medians.
 //
-//     Benchmarks/compare [repetitions]
+//     Benchmarks/compare [repetitions] [workload...]
+//
+// Naming workloads (`W3`, `W1g`) runs only those, which is handy under a profiler.
 
 import AsyncWorkloads
 import Baseline
@@ -22,7 +24,7 @@ struct Workload {
     var asyncSequence: ((Int) async -> Int)? = nil
 }
 
-let workloads: [Workload] = [
+let allWorkloads: [Workload] = [
     Workload(name: "W1 Sequence.map (eager) -> sink", count: 1_000_000, unit: "element",
              floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMap,
              openCombine: OpenCombineWorkloads.Workloads.sequenceMap),
@@ -108,6 +110,8 @@ func format(_ value: Double?) -> String {
 }
 
 let repetitions = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 5
+let selected = Set(CommandLine.arguments.dropFirst(2))
+let workloads = allWorkloads.filter { selected.isEmpty || selected.contains(String($0.name.prefix { $0 != " " })) }
 var floorTimes = Array(repeating: [Double](), count: workloads.count)
 var streamsTimes = Array(repeating: [Double](), count: workloads.count)
 var openCombineTimes = Array(repeating: [Double](), count: workloads.count)
