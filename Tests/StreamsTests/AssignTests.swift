@@ -125,4 +125,27 @@ struct AssignTests {
         #expect(relay.value == 1)
         listener.cancel()
     }
+
+    @Test func subscribeSubjectCancelledFromInsideAForwardedValue() {
+        weak var weakRelay: PassthroughSubject<Int, Never>?
+        let source = PassthroughSubject<Int, Never>()
+        let values = Log<Int>()
+        var forwarding: AnyCancellable?
+        let listener: AnyCancellable
+        do {
+            let relay = PassthroughSubject<Int, Never>()
+            weakRelay = relay
+            listener = relay.sink { value in
+                values.append(value)
+                forwarding?.cancel()
+            }
+            forwarding = source.subscribe(relay)
+        }
+        source.send(1)
+        source.send(2)
+        #expect(values.items == [1])
+        // The forwarding subscriber let go of the subject once the value had been delivered.
+        #expect(weakRelay == nil)
+        listener.cancel()
+    }
 }

@@ -121,6 +121,50 @@ struct PassthroughSubjectTests {
         #expect(weakSubscriber == nil)
     }
 
+    @Test func cancelDuringADeliveryReleasesTheSubscriberWhenTheDeliveryReturns() {
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        let aliveInsideTheDelivery = Log<Bool>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscription: any Subscription
+        do {
+            let subscriber = TestSubscriber<Int, Never> { _ in
+                weakSubscriber?.subscription?.cancel()
+                aliveInsideTheDelivery.append(weakSubscriber != nil)
+            }
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+            subscription = subscriber.subscription!
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(aliveInsideTheDelivery.items == [true])
+        #expect(weakSubscriber == nil)
+        withExtendedLifetime(subscription) {}
+    }
+
+    @Test func cancelRacingWithSendsReleasesTheSubscriber() {
+        for _ in 0..<200 {
+            weak var weakSubscriber: TestSubscriber<Int, Never>?
+            let subject = PassthroughSubject<Int, Never>()
+            // Subscriptions are thread-safe, though `Subscription` is not marked `Sendable`.
+            nonisolated(unsafe) let subscription: any Subscription
+            do {
+                let subscriber = TestSubscriber<Int, Never>()
+                weakSubscriber = subscriber
+                subject.subscribe(subscriber)
+                subscription = subscriber.subscription!
+            }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<100 { subject.send(value) }
+                } else {
+                    subscription.cancel()
+                }
+            }
+            #expect(weakSubscriber == nil)
+        }
+    }
+
     @Test func reentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let order = Log<String>()

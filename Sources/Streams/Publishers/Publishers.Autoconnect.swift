@@ -93,12 +93,19 @@ extension Publishers {
 final class AutoconnectLink<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    /// Keeps the value path free of locks and retains.
+    @usableFromInline
+    let gate = DeliveryGate()
     @usableFromInline
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var downstream: Box<Downstream>?
+    /// `downstream`, unretained, for deliveries, which the gate keeps apart from its release.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var borrowedDownstream: Unmanaged<Box<Downstream>>?
     @usableFromInline
     @exclusivity(unchecked)
     var parent: Publishers.Autoconnect<Upstream>?
@@ -108,13 +115,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     init(downstream: Downstream, parent: Publishers.Autoconnect<Upstream>) {
-        self.downstream = downstream
+        let box = Box(downstream)
+        self.downstream = box
+        borrowedDownstream = .passUnretained(box)
         self.parent = parent
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
+        let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
             guard case .awaitingSubscription = status else { return nil }
             status = .subscribed(subscription)
             return self.downstream
@@ -123,23 +132,45 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
+        downstream.value.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        lock.withLockUnchecked { downstream }?.receive(input) ?? .none
+        guard gate.enter() else { return .none }
+        let demand = borrowedDownstream?._withUnsafeGuaranteedRef { $0.value.receive(input) } ?? .none
+        if !gate.leave() {
+            release()
+        }
+        return demand
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            guard case .subscribed = status else { return nil }
+        let subscribed = lock.withLockUnchecked { () -> Bool in
+            guard case .subscribed = status else { return false }
             status = .terminal
-            defer { self.downstream = nil }
-            return self.downstream
+            parent = nil
+            return true
         }
-        downstream?.receive(completion: completion)
+        guard subscribed else { return }
+        let previous = gate.close()
+        guard previous != .closed else { return }
+        borrowedDownstream?._withUnsafeGuaranteedRef { $0.value.receive(completion: completion) }
+        if previous == .open {
+            release()
+        }
+    }
+
+    /// Lets go of the subscriber, outside the lock; called once, as the gate decides.
+    @inlinable
+    func release() {
+        let released = lock.withLockUnchecked { () -> Box<Downstream>? in
+            borrowedDownstream = nil
+            defer { downstream = nil }
+            return downstream
+        }
+        withExtendedLifetime(released) {}
     }
 
     @inlinable
@@ -150,15 +181,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked {
-            () -> ((any Subscription)?, Publishers.Autoconnect<Upstream>?, Downstream?) in
-            guard case .subscribed(let subscription) = status else { return (nil, nil, nil) }
+        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Publishers.Autoconnect<Upstream>?) in
+            guard case .subscribed(let subscription) = status else { return (nil, nil) }
             status = .terminal
-            defer {
-                parent = nil
-                downstream = nil
-            }
-            return (subscription, parent, downstream)
+            defer { parent = nil }
+            return (subscription, parent)
+        }
+        if gate.close() == .open {
+            release()
         }
         taken.0?.cancel()
         taken.1?.subscriberCancelled()
@@ -169,7 +199,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
     }
 
     @usableFromInline

@@ -101,7 +101,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @inlinable
     func offer(_ value: Output) {
-        let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
+        let receiver = lock.withLockUnchecked { () -> Unmanaged<Box<Downstream>>? in
             guard !terminated, let downstream else { return nil }
             if delivering {
                 queue.append(.value(value))
@@ -113,10 +113,11 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             }
             demand -= 1
             delivering = true
-            return downstream
+            return Unmanaged.passUnretained(downstream)
         }
+        // Unretained: nothing releases the subscriber while `delivering` is set.
         guard let receiver else { return }
-        drain(adding: receiver.value.receive(value))
+        drain(adding: receiver._withUnsafeGuaranteedRef { $0.value.receive(value) })
     }
 
     @inlinable
@@ -132,39 +133,47 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         receiver?.value.receive(completion: completion)
     }
 
-    /// Marks the conduit finished and hands back the subscriber; call with the lock held.
+    /// Marks the conduit finished and hands back the subscriber to be released outside the
+    /// lock; call with the lock held. While a delivery is under way the subscriber stays, and
+    /// the delivering call releases it when the delivery returns.
     @inlinable
     func terminate() -> Box<Downstream>? {
         terminated = true
         buffered = nil
         core = nil
+        guard !delivering else { return nil }
         defer { downstream = nil }
         return downstream
     }
 
     /// Adds the demand the subscriber returned, then delivers queued events until the queue is
-    /// empty or the demand is used up; clears `delivering` on the way out.
+    /// empty or the demand is used up; clears `delivering` on the way out, and releases the
+    /// subscriber if the conduit was cancelled during a delivery.
     @inlinable
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         while true {
-            let next = lock.withLockUnchecked { () -> (Box<Downstream>, Event)? in
-                // The common case first: nothing queued. It does not touch `downstream`, which
-                // would cost a retain and a release.
-                if queueHead == queue.count && buffered == nil || downstream == nil {
-                    demand += additional
+            let next = lock.withLockUnchecked { () -> DrainStep in
+                demand += additional
+                if terminated {
+                    delivering = false
+                    defer { downstream = nil }
+                    return .release(downstream)
+                }
+                // The common case first: nothing queued or buffered.
+                if queueHead == queue.count && buffered == nil {
                     if !queue.isEmpty {
                         queue.removeAll(keepingCapacity: true)
                         queueHead = 0
                     }
                     delivering = false
-                    return nil
+                    return .idle
                 }
-                demand += additional
+                let receiver = Unmanaged.passUnretained(downstream!)
                 if let value = buffered, demand > 0 {
                     buffered = nil
                     demand -= 1
-                    return (downstream!, .value(value))
+                    return .value(receiver, value)
                 }
                 while queueHead < queue.count {
                     let event = queue[queueHead]
@@ -173,31 +182,49 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                     case .value(let value):
                         if demand > 0 {
                             demand -= 1
-                            return (downstream!, event)
+                            return .value(receiver, value)
                         }
                         if buffersLatest { buffered = value }
-                    case .completion:
-                        let downstream = terminate()!
+                    case .completion(let completion):
+                        _ = terminate()
                         queue = []
                         queueHead = 0
-                        return (downstream, event)
+                        defer { downstream = nil }
+                        return .completion(downstream!, completion)
                     }
                 }
                 queue.removeAll(keepingCapacity: true)
                 queueHead = 0
                 delivering = false
-                return nil
+                return .idle
             }
             switch next {
-            case nil:
+            case .idle:
                 return
-            case let (downstream, .value(value))?:
-                additional = downstream.value.receive(value)
-            case let (downstream, .completion(completion))?:
+            case .release(let downstream):
+                withExtendedLifetime(downstream) {}
+                return
+            case .value(let receiver, let value):
+                // Unretained: nothing releases the subscriber while `delivering` is set.
+                additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
+            case .completion(let downstream, let completion):
                 downstream.value.receive(completion: completion)
                 return
             }
         }
+    }
+
+    /// What `drain(adding:)` does once it has left the lock.
+    @usableFromInline
+    enum DrainStep {
+        /// Nothing more to deliver.
+        case idle
+        /// Cancelled during the delivery: let go of the subscriber.
+        case release(Box<Downstream>?)
+        /// Deliver a value.
+        case value(Unmanaged<Box<Downstream>>, Output)
+        /// Deliver the completion; the conduit has already let go of the subscriber.
+        case completion(Box<Downstream>, Subscribers.Completion<Failure>)
     }
 
     @inlinable

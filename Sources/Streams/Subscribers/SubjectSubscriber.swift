@@ -23,12 +23,19 @@ extension Publisher {
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    /// Keeps the value path free of locks and retains (see ``DeliveryGate``).
+    @usableFromInline
+    let gate = DeliveryGate()
     @usableFromInline
     let lock = Mutex<Void>(())
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var subject: Downstream?
+    /// `subject`, unretained, for deliveries, which the gate keeps apart from its release.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var borrowedSubject: Unmanaged<Downstream>?
     @usableFromInline
     @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
@@ -36,6 +43,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @inlinable
     init(subject: Downstream) {
         self.subject = subject
+        borrowedSubject = .passUnretained(subject)
     }
 
     @inlinable
@@ -54,23 +62,40 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(_ input: Downstream.Output) -> Subscribers.Demand {
-        let subject = lock.withLockUnchecked { () -> Downstream? in
-            guard case .subscribed = status else { return nil }
-            return self.subject
+        // Values come only after the subscription (the publisher contract).
+        guard gate.enter() else { return .none }
+        borrowedSubject?._withUnsafeGuaranteedRef { $0.send(input) }
+        if !gate.leave() {
+            release()
         }
-        subject?.send(input)
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let subject = lock.withLockUnchecked { () -> Downstream? in
-            guard case .subscribed = status else { return nil }
+        let subscribed = lock.withLockUnchecked { () -> Bool in
+            guard case .subscribed = status else { return false }
             status = .terminal
-            defer { self.subject = nil }
-            return self.subject
+            return true
         }
-        subject?.send(completion: completion)
+        guard subscribed else { return }
+        let previous = gate.close()
+        guard previous != .closed else { return }
+        borrowedSubject?._withUnsafeGuaranteedRef { $0.send(completion: completion) }
+        if previous == .open {
+            release()
+        }
+    }
+
+    /// Lets go of the subject, outside the lock; called once, as the gate decides.
+    @inlinable
+    func release() {
+        let released = lock.withLockUnchecked { () -> Downstream? in
+            borrowedSubject = nil
+            defer { subject = nil }
+            return subject
+        }
+        withExtendedLifetime(released) {}
     }
 
     @inlinable
@@ -81,14 +106,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Downstream?) in
-            defer {
-                status = .terminal
-                subject = nil
-            }
-            return (status.subscription, subject)
+        let subscription = lock.withLockUnchecked { () -> (any Subscription)? in
+            defer { status = .terminal }
+            return status.subscription
         }
-        taken.0?.cancel()
+        if gate.close() == .open {
+            release()
+        }
+        subscription?.cancel()
     }
 
     @usableFromInline

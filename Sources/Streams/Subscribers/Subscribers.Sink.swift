@@ -51,17 +51,6 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
-        // The value path takes no lock and retains nothing: `gate` admits one delivery at a time
-        // and tells a cancel or a completion whether a delivery is under way, so that exactly one
-        // party releases the closures: the cancel or completion when the gate was open, the
-        // delivery when it was closed behind it.
-        @usableFromInline
-        static var open: Int { 0 }
-        @usableFromInline
-        static var delivering: Int { 1 }
-        @usableFromInline
-        static var closed: Int { 2 }
-
         /// The two closures, in one object: a class reference in a field of a generic class is
         /// released without looking its type up, where an optional closure field is not.
         @usableFromInline
@@ -78,8 +67,9 @@ extension Subscribers {
             }
         }
 
+        /// Keeps the value path free of locks and retains (see ``DeliveryGate``).
         @usableFromInline
-        let gate = Atomic<Int>(0)
+        let gate = DeliveryGate()
         @usableFromInline
         let lock = Mutex<Void>(())
         // Guarded by `lock`.
@@ -149,10 +139,9 @@ extension Subscribers {
         /// Calls the value closure, unless the sink has completed or been cancelled.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            guard gate.compareExchange(expected: Self.open, desired: Self.delivering, ordering: .acquiring).exchanged
-            else { return .none }
+            guard gate.enter() else { return .none }
             borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveValue(value) }
-            if !gate.compareExchange(expected: Self.delivering, desired: Self.open, ordering: .releasing).exchanged {
+            if !gate.leave() {
                 // Cancelled or completed during the call, which left the release to this delivery.
                 release()
             }
@@ -168,12 +157,12 @@ extension Subscribers {
                 return true
             }
             guard subscribed else { return }
-            let previous = gate.exchange(Self.closed, ordering: .acquiringAndReleasing)
-            guard previous != Self.closed else { return }
+            let previous = gate.close()
+            guard previous != .closed else { return }
             // A delivery under way (a completion sent from inside the value closure) keeps the
             // closures alive until it ends, and releases them then.
             borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-            if previous == Self.open {
+            if previous == .open {
                 release()
             }
         }
@@ -185,14 +174,14 @@ extension Subscribers {
                 defer { status = .terminal }
                 return status.subscription
             }
-            if gate.exchange(Self.closed, ordering: .acquiringAndReleasing) == Self.open {
+            if gate.close() == .open {
                 release()
             }
             subscription?.cancel()
         }
 
         /// Drops both closures, outside the lock so that whatever they capture is released
-        /// outside it. Called once, by whoever closed the gate last.
+        /// outside it. Called once, as the gate decides.
         @inlinable
         func release() {
             let released = lock.withLockUnchecked { () -> Handlers? in

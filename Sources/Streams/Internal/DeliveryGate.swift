@@ -1,0 +1,48 @@
+import Synchronization
+
+/// Lets values through to a subscriber without a lock and without a retain, and makes sure that
+/// the subscriber (or the closures standing for it) is released exactly once.
+///
+/// Values arrive one at a time (the publisher contract), but a cancel or a completion may come
+/// from another thread, or from inside the delivery itself. The gate tells each side what the
+/// other is doing: a delivery `enter`s and `leave`s; `close` ends the gate for good and says
+/// whether a delivery was under way. Whoever closes an idle gate releases the subscriber at once;
+/// a delivery that finds the gate closed when it leaves releases it then. Until then the
+/// subscriber stays where it is, so a delivery can call it through an unretained reference.
+@usableFromInline
+struct DeliveryGate: ~Copyable {
+    /// Where the gate stands.
+    @usableFromInline
+    enum Phase: Int {
+        case open, delivering, closed
+    }
+
+    @usableFromInline
+    let state = Atomic<Int>(Phase.open.rawValue)
+
+    @inlinable
+    init() {}
+
+    /// Starts a delivery; false once the gate is closed.
+    @inlinable
+    func enter() -> Bool {
+        state.compareExchange(expected: Phase.open.rawValue, desired: Phase.delivering.rawValue, ordering: .acquiring)
+            .exchanged
+    }
+
+    /// Ends a delivery; false when the gate was closed during it, which leaves the release to
+    /// the caller.
+    @inlinable
+    func leave() -> Bool {
+        state.compareExchange(expected: Phase.delivering.rawValue, desired: Phase.open.rawValue, ordering: .releasing)
+            .exchanged
+    }
+
+    /// Closes the gate for good and returns where it stood: `.open` means the caller releases
+    /// now, `.delivering` that the delivery under way releases when it leaves, `.closed` that
+    /// someone closed it before.
+    @inlinable
+    func close() -> Phase {
+        Phase(rawValue: state.exchange(Phase.closed.rawValue, ordering: .acquiringAndReleasing))!
+    }
+}
