@@ -12,17 +12,45 @@ enum ReduceStep<Failure: Error> {
 }
 
 /// The subscription behind the operators that reduce a stream to at most one value: `collect()`,
-/// `first()`, `first(where:)`, `tryFirst(where:)`.
+/// `first`, `last`, `reduce`, `count()`, `min`, `max`, `contains`, `allSatisfy`,
+/// `ignoreOutput()` and their `try` forms.
 ///
 /// It asks upstream for everything at once; `step` folds each value into state the closures
 /// share, and `result` reads the final value (nil: finish without one) once upstream finishes or
-/// `step` says `.done`. The result waits for downstream demand; a failure does not.
+/// `step` says `.done`. A result value waits for downstream demand; a bare `.finished` and a
+/// failure do not.
 @usableFromInline
 final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     typealias Step = (Input) -> ReduceStep<Downstream.Failure>
+
+    /// What the subscription holds until it ends, in one object: handing a class reference out
+    /// of the lock costs a retain, where handing out a closure of generic type would allocate a
+    /// thunk for every value.
+    @usableFromInline
+    final class Core {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let step: Step
+        @usableFromInline
+        let result: () -> Downstream.Input?
+        @usableFromInline
+        let mapFailure: (UpstreamFailure) -> Downstream.Failure
+
+        @inlinable
+        init(
+            downstream: Downstream, step: @escaping Step, result: @escaping () -> Downstream.Input?,
+            mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
+        ) {
+            self.downstream = downstream
+            self.step = step
+            self.result = result
+            self.mapFailure = mapFailure
+        }
+    }
 
     @usableFromInline
     let name: String
@@ -33,24 +61,20 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @usableFromInline
     @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
+    /// Nil once the result or a failure has been sent, or the subscription cancelled.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var step: Step?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var result: (() -> Downstream.Input?)?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
+    var core: Core?
     @usableFromInline
     @exclusivity(unchecked)
     var hasDemand = false
     @usableFromInline
     @exclusivity(unchecked)
     var resultReady = false
+    /// The result, once ready, while it waits for demand.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingResult: Downstream.Input?
 
     @inlinable
     init(
@@ -61,34 +85,31 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         result: @escaping () -> Downstream.Input?
     ) {
         self.name = name
-        self.downstream = downstream
-        self.mapFailure = mapFailure
-        self.step = step
-        self.result = result
+        core = Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            guard case .awaitingSubscription = status else { return nil }
+        let accepted = lock.withLockUnchecked { () -> Core? in
+            guard case .awaitingSubscription = status, let core = self.core else { return nil }
             status = .subscribed(subscription)
-            return self.downstream
+            return core
         }
-        guard let downstream else {
+        guard let core = accepted else {
             subscription.cancel()
             return
         }
-        downstream.receive(subscription: self)
+        core.downstream.receive(subscription: self)
         subscription.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let step = lock.withLockUnchecked({ () -> Step? in
+        guard let core = lock.withLockUnchecked({ () -> Core? in
             guard case .subscribed = status else { return nil }
-            return step
+            return self.core
         }) else { return .none }
-        switch step(input) {
+        switch core.step(input) {
         case .more:
             break
         case .done:
@@ -106,97 +127,90 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let mapFailure = lock.withLockUnchecked { () -> ((UpstreamFailure) -> Downstream.Failure)? in
+        let subscribed = lock.withLockUnchecked { () -> Core? in
             guard case .subscribed = status else { return nil }
             status = .terminal
-            return self.mapFailure
+            return self.core
         }
-        guard let mapFailure else { return }
+        guard let core = subscribed else { return }
         switch completion {
         case .finished: resultIsReady()
-        case .failure(let error): fail(mapFailure(error))
+        case .failure(let error): fail(core.mapFailure(error))
         }
     }
 
     /// Cancels upstream (if still subscribed) and sends the failure at once.
     @inlinable
     func fail(_ error: Downstream.Failure) {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, References) in
-            defer { status = .terminal }
-            return (status.subscription, takeReferences())
+        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?) in
+            defer {
+                status = .terminal
+                core = nil
+            }
+            return (status.subscription, self.core)
         }
         taken.0?.cancel()
-        taken.1.downstream?.receive(completion: .failure(error))
+        taken.1?.downstream.receive(completion: .failure(error))
     }
 
-    /// Marks the result ready and delivers it if the downstream has asked for it.
+    /// Reads the result and delivers it now if there is nothing to send or the downstream has
+    /// asked for it; otherwise keeps it for the first request.
     @inlinable
     func resultIsReady() {
-        let taken = lock.withLockUnchecked { () -> References? in
-            resultReady = true
-            return hasDemand ? takeReferences() : nil
+        guard let core = lock.withLockUnchecked({ self.core }) else { return }
+        let result = core.result()
+        let deliverNow = lock.withLockUnchecked { () -> Bool in
+            guard self.core != nil else { return false }
+            guard result == nil || hasDemand else {
+                resultReady = true
+                pendingResult = result
+                return false
+            }
+            self.core = nil
+            return true
         }
-        if let taken { deliver(taken) }
+        if deliverNow {
+            deliver(result, to: core)
+        }
     }
 
     @inlinable
-    func deliver(_ references: References) {
-        guard let downstream = references.downstream, let result = references.result else { return }
-        if let value = result() {
-            _ = downstream.receive(value)
+    func deliver(_ result: Downstream.Input?, to core: Core) {
+        if let result {
+            _ = core.downstream.receive(result)
         }
-        downstream.receive(completion: .finished)
-    }
-
-    /// The references this subscription holds, handed out so that they die outside the lock.
-    @usableFromInline
-    struct References {
-        @usableFromInline
-        let downstream: Downstream?
-        @usableFromInline
-        let result: (() -> Downstream.Input?)?
-        @usableFromInline
-        let closures: Any
-
-        @inlinable
-        init(downstream: Downstream?, result: (() -> Downstream.Input?)?, closures: Any) {
-            self.downstream = downstream
-            self.result = result
-            self.closures = closures
-        }
-    }
-
-    /// Empties the references and returns them; call with the lock held.
-    @inlinable
-    func takeReferences() -> References {
-        defer {
-            downstream = nil
-            step = nil
-            result = nil
-            mapFailure = nil
-        }
-        return References(downstream: downstream, result: result, closures: (step, mapFailure))
+        core.downstream.receive(completion: .finished)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let taken = lock.withLockUnchecked { () -> References? in
+        let ready = lock.withLockUnchecked { () -> (Core, Downstream.Input?)? in
             guard !hasDemand else { return nil }
             hasDemand = true
-            return resultReady ? takeReferences() : nil
+            guard resultReady, let core = self.core else { return nil }
+            defer {
+                self.core = nil
+                pendingResult = nil
+            }
+            return (core, pendingResult)
         }
-        if let taken { deliver(taken) }
+        if let (core, result) = ready {
+            deliver(result, to: core)
+        }
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, References) in
+        // Handed out of the lock so that what they hold is released outside it.
+        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?, Downstream.Input?) in
             defer {
                 status = .terminal
                 resultReady = false
+                core = nil
+                pendingResult = nil
             }
-            return (status.subscription, takeReferences())
+            return (status.subscription, self.core, pendingResult)
         }
         taken.0?.cancel()
     }
@@ -206,7 +220,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any]) }
     }
 
     @usableFromInline

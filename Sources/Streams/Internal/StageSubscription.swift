@@ -2,7 +2,7 @@ import Synchronization
 
 /// The subscription behind the operators that map each upstream value to at most one value and
 /// may end the stream early: `tryMap`, `tryFilter`, `tryCompactMap`, `scan`, `tryScan`,
-/// `removeDuplicates`, `dropFirst`, `prefix`, `decode`, `encode`, ...
+/// `removeDuplicates`, `dropFirst`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...
 ///
 /// `step` decides what happens to each value (see ``StageStep``); it may keep per-subscription
 /// state in what it captures, since upstream never calls `receive(_:)` concurrently. Demand
