@@ -37,6 +37,9 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         .executableTarget(
+            name: "profile",
+            dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"]),
+        .executableTarget(
             name: "StreamsBenchmarks",
             dependencies: [
                 "StreamsWorkloads",

@@ -1,0 +1,30 @@
+// Runs one workload of one library, for a profiler: `Benchmarks/instructions` runs it under
+// valgrind's callgrind, which counts instructions and so gives the same figures on a busy
+// machine, where wall-clock times wander.
+//
+//     profile streams|opencombine W3 1000000
+
+import OpenCombineWorkloads
+import StreamsWorkloads
+
+let streams: [String: (Int) -> Int] = [
+    "W1g": StreamsWorkloads.Workloads.sequenceMapGeneric, "W2g": StreamsWorkloads.Workloads.sequenceChainGeneric,
+    "W3": StreamsWorkloads.Workloads.subjectChain, "W4": StreamsWorkloads.Workloads.flatMapJust,
+    "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
+    "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
+]
+let openCombine: [String: (Int) -> Int] = [
+    "W1g": OpenCombineWorkloads.Workloads.sequenceMapGeneric,
+    "W2g": OpenCombineWorkloads.Workloads.sequenceChainGeneric,
+    "W3": OpenCombineWorkloads.Workloads.subjectChain, "W4": OpenCombineWorkloads.Workloads.flatMapJust,
+    "W5": OpenCombineWorkloads.Workloads.shareFourSinks, "W6": OpenCombineWorkloads.Workloads.subscribeCancel,
+    "W7": OpenCombineWorkloads.Workloads.removeDuplicatesRuns, "W8": OpenCombineWorkloads.Workloads.failCatch,
+]
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]),
+    let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
+else {
+    fatalError("usage: profile streams|opencombine W1g|W2g|W3|W4|W5|W6|W7|W8 count")
+}
+if run(count) == Int.min { print("") }
