@@ -165,6 +165,22 @@ struct PassthroughSubjectTests {
         }
     }
 
+    @Test func demandThatGrowsToUnlimitedKeepsEveryValueInOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)  // no demand: dropped
+        subscriber.request(.unlimited)
+        for value in 3...6 { subject.send(value) }
+        subscriber.request(.max(1))  // still unlimited
+        subject.send(7)
+        subject.send(completion: .finished)
+        subject.send(8)
+        #expect(subscriber.values == [1, 3, 4, 5, 6, 7])
+        #expect(subscriber.completion == .finished)
+    }
+
     @Test func reentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let order = Log<String>()

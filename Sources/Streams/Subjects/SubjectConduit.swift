@@ -49,10 +49,28 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         case completion(Subscribers.Completion<Failure>)
     }
 
+    /// The modes of the value path (see `mode`).
+    @usableFromInline
+    enum Mode: Int {
+        case fastIdle, fastBusy, slow
+    }
+
     @usableFromInline
     let lock = Mutex<Void>(())
     @usableFromInline
     let buffersLatest: Bool
+    /// While the subscriber has unlimited demand and nothing is queued, buffered, delivering or
+    /// terminated, the conduit is in `fastIdle` mode: `offer` claims the delivery by turning it
+    /// into `fastBusy` with one atomic operation, delivers without the lock, and turns it back.
+    /// Everything else takes the lock and first leaves the fast mode (`leaveFastMode()`); if a
+    /// fast delivery was under way, that delivery becomes the one `delivering` stands for and
+    /// drains what was queued behind it. `drain` returns the conduit to the fast mode when it can.
+    @usableFromInline
+    let mode = Atomic<Int>(Mode.slow.rawValue)
+    /// The subscriber's box, unretained, for fast deliveries: in the fast modes nothing releases
+    /// it.
+    @usableFromInline
+    let fastReceiver: Unmanaged<Box<Downstream>>
 
     // Guarded by `lock`.
     @usableFromInline
@@ -85,7 +103,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @inlinable
     init(downstream: Downstream, core: SubjectCore<Output, Failure>, buffered: Output?) {
-        self.downstream = Box(downstream)
+        let box = Box(downstream)
+        self.downstream = box
+        fastReceiver = .passUnretained(box)
         self.core = core
         self.buffered = buffered
         buffersLatest = buffered != nil
@@ -101,7 +121,21 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @inlinable
     func offer(_ value: Output) {
+        if mode.compareExchange(expected: Mode.fastIdle.rawValue, desired: Mode.fastBusy.rawValue, ordering: .acquiring)
+            .exchanged
+        {
+            // The demand is unlimited, so what the subscriber returns changes nothing.
+            _ = fastReceiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
+            if !mode.compareExchange(expected: Mode.fastBusy.rawValue, desired: Mode.fastIdle.rawValue, ordering: .releasing)
+                .exchanged
+            {
+                // Something took the lock path meanwhile and left this delivery to drain.
+                drain(adding: .none)
+            }
+            return
+        }
         let receiver = lock.withLockUnchecked { () -> Unmanaged<Box<Downstream>>? in
+            leaveFastMode()
             guard !terminated, let downstream else { return nil }
             if delivering {
                 queue.append(.value(value))
@@ -123,6 +157,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         let receiver = lock.withLockUnchecked { () -> Box<Downstream>? in
+            leaveFastMode()
             guard !terminated else { return nil }
             if delivering {
                 queue.append(.completion(completion))
@@ -131,6 +166,25 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             return terminate()
         }
         receiver?.value.receive(completion: completion)
+    }
+
+    /// Leaves the fast mode; call with the lock held. A fast delivery under way becomes the
+    /// delivery `delivering` stands for.
+    @inlinable
+    func leaveFastMode() {
+        if mode.exchange(Mode.slow.rawValue, ordering: .acquiringAndReleasing) == Mode.fastBusy.rawValue {
+            delivering = true
+        }
+    }
+
+    /// Clears `delivering` and returns to the fast mode if nothing stands in its way; call with
+    /// the lock held.
+    @inlinable
+    func stopDelivering() {
+        delivering = false
+        if demand == .unlimited, !terminated, buffered == nil, queueHead == queue.count {
+            mode.store(Mode.fastIdle.rawValue, ordering: .releasing)
+        }
     }
 
     /// Marks the conduit finished and hands back the subscriber to be released outside the
@@ -166,7 +220,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                         queue.removeAll(keepingCapacity: true)
                         queueHead = 0
                     }
-                    delivering = false
+                    stopDelivering()
                     return .idle
                 }
                 let receiver = Unmanaged.passUnretained(downstream!)
@@ -195,7 +249,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                 }
                 queue.removeAll(keepingCapacity: true)
                 queueHead = 0
-                delivering = false
+                stopDelivering()
                 return .idle
             }
             switch next {
@@ -231,6 +285,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         let action = lock.withLockUnchecked { () -> RequestAction in
+            leaveFastMode()
             guard !terminated, let downstream else { return .nothing }
             self.demand += demand
             let notify = !notifiedCore
@@ -271,6 +326,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     func cancel() {
         let released = lock.withLockUnchecked { () -> (Box<Downstream>?, SubjectCore<Output, Failure>?) in
+            leaveFastMode()
             guard !terminated else { return (nil, nil) }
             let core = self.core
             queue = []
