@@ -124,16 +124,16 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
     /// Cancels the subscription and lets a waiting `next()` return nil.
     @inlinable
     func cancel() {
-        let (subscription, waiting) = lock.withLockUnchecked { () -> ((any Subscription)?, Continuation?) in
+        let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Continuation?) in
             exhausted = true
             pendingCompletion = nil
             defer {
                 status = .terminal
                 self.waiting = nil
             }
-            return (status.subscription, self.waiting)
+            return (status, self.waiting)
         }
-        subscription?.cancel()
+        upstream.cancel()
         waiting?.resume(returning: .success(nil))
     }
 

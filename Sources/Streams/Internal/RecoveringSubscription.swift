@@ -163,14 +163,14 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Any) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Any) in
             defer {
                 status = .terminal
                 pendingFinal = nil
             }
-            return (status.subscription, takeClosures())
+            return (status, takeClosures())
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

@@ -113,11 +113,11 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         case .more:
             break
         case .done:
-            let upstream = lock.withLockUnchecked { () -> (any Subscription)? in
+            let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
                 defer { status = .terminal }
-                return status.subscription
+                return status
             }
-            upstream?.cancel()
+            upstream.cancel()
             resultIsReady()
         case .fail(let error):
             fail(error)
@@ -142,14 +142,14 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     /// Cancels upstream (if still subscribed) and sends the failure at once.
     @inlinable
     func fail(_ error: Downstream.Failure) {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
             defer {
                 status = .terminal
                 core = nil
             }
-            return (status.subscription, self.core)
+            return (status, self.core)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
         taken.1?.downstream.receive(completion: .failure(error))
     }
 
@@ -203,16 +203,16 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?, Downstream.Input?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?, Downstream.Input?) in
             defer {
                 status = .terminal
                 resultReady = false
                 core = nil
                 pendingResult = nil
             }
-            return (status.subscription, self.core, pendingResult)
+            return (status, self.core, pendingResult)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

@@ -73,19 +73,19 @@ final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { status.subscription }?.request(demand)
+        lock.withLockUnchecked { status }.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             defer {
                 status = .terminal
                 downstream = nil
             }
-            return (status.subscription, downstream)
+            return (status, downstream)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

@@ -59,9 +59,10 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @usableFromInline
     @exclusivity(unchecked)
     var core: Core?
+    /// The current publisher's subscription; `.awaitingSubscription` before it arrives.
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: (any Subscription)?
+    var upstream = SubscriptionStatus.awaitingSubscription
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
@@ -91,8 +92,8 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @inlinable
     func receive(subscription: any Subscription, in phase: Phase) {
         let action = lock.withLockUnchecked { () -> SubscriptionAction in
-            guard self.phase == phase, upstream == nil, let core else { return .cancel }
-            upstream = subscription
+            guard self.phase == phase, upstream.subscription == nil, let core else { return .cancel }
+            upstream = .subscribed(subscription)
             if !sentSubscription {
                 sentSubscription = true
                 return .handOver(core)
@@ -137,7 +138,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
         guard let core = lock.withLockUnchecked({ () -> Core? in
             guard phase == .first else { return nil }
             phase = .second
-            upstream = nil
+            upstream = .awaitingSubscription
             return core
         }) else { return }
         switch core.decide(completion) {
@@ -160,21 +161,21 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     /// Sends `completion` downstream and lets go of everything.
     @inlinable
     func finish(with completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: (any Subscription)?)? in
-            guard phase != .done else { return nil }
+        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: SubscriptionStatus) in
+            guard phase != .done else { return (nil, .terminal) }
             phase = .done
             return takeReferences()
         }
-        taken?.core?.downstream.receive(completion: completion)
+        taken.core?.downstream.receive(completion: completion)
     }
 
     /// Empties the references and returns them, so that they die outside the lock; call with
     /// the lock held.
     @inlinable
-    func takeReferences() -> (core: Core?, upstream: (any Subscription)?) {
+    func takeReferences() -> (core: Core?, upstream: SubscriptionStatus) {
         defer {
             core = nil
-            upstream = nil
+            upstream = .terminal
         }
         return (core, upstream)
     }
@@ -184,22 +185,22 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let upstream = lock.withLockUnchecked { () -> (any Subscription)? in
-            guard phase != .done else { return nil }
+        let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
+            guard phase != .done else { return .terminal }
             self.demand += demand
             return self.upstream
         }
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: (any Subscription)?)? in
-            guard phase != .done else { return nil }
+        let taken = lock.withLockUnchecked { () -> (core: Core?, upstream: SubscriptionStatus) in
+            guard phase != .done else { return (nil, .terminal) }
             phase = .done
             return takeReferences()
         }
-        taken?.upstream?.cancel()
+        taken.upstream.cancel()
     }
 
     @usableFromInline

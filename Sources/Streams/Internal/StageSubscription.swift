@@ -121,20 +121,20 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { status.subscription }?.request(demand)
+        lock.withLockUnchecked { status }.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Core?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
             defer {
                 status = .terminal
                 core = nil
             }
-            return (status.subscription, core)
+            return (status, core)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

@@ -176,21 +176,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { status.subscription }?.request(demand)
+        lock.withLockUnchecked { status }.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Publishers.Autoconnect<Upstream>?) in
-            guard case .subscribed(let subscription) = status else { return (nil, nil) }
-            status = .terminal
-            defer { parent = nil }
-            return (subscription, parent)
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Publishers.Autoconnect<Upstream>?) in
+            guard case .subscribed = status else { return (.terminal, nil) }
+            defer {
+                status = .terminal
+                parent = nil
+            }
+            return (status, parent)
         }
         if gate.close() == .open {
             release()
         }
-        taken.0?.cancel()
+        taken.0.cancel()
         taken.1?.subscriberCancelled()
     }
 

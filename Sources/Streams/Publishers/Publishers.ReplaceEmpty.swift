@@ -136,32 +136,32 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let (upstream, waiting) = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+        let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             requested = true
-            guard replacementWaiting else { return (status.subscription, nil) }
+            guard replacementWaiting else { return (status, nil) }
             replacementWaiting = false
             defer { downstream = nil }
-            return (nil, downstream)
+            return (.terminal, downstream)
         }
         if let waiting {
             _ = waiting.value.receive(replacement)
             waiting.value.receive(completion: .finished)
         }
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             defer {
                 status = .terminal
                 replacementWaiting = false
                 downstream = nil
             }
-            return (status.subscription, downstream)
+            return (status, downstream)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

@@ -101,19 +101,19 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { status.subscription }?.request(demand)
+        lock.withLockUnchecked { status }.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let subscription = lock.withLockUnchecked { () -> (any Subscription)? in
+        let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
             defer { status = .terminal }
-            return status.subscription
+            return status
         }
         if gate.close() == .open {
             release()
         }
-        subscription?.cancel()
+        upstream.cancel()
     }
 
     @usableFromInline

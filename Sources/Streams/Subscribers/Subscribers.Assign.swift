@@ -105,14 +105,14 @@ extension Subscribers {
         /// Cancels the subscription and releases the object.
         @inlinable
         public func cancel() {
-            let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Root?) in
+            let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Root?) in
                 defer {
                     status = .terminal
                     target = nil
                 }
-                return (status.subscription, target)
+                return (status, target)
             }
-            taken.0?.cancel()
+            taken.0.cancel()
         }
 
         /// `"Assign <Root>."`, as Combine describes it.

@@ -170,14 +170,14 @@ extension Subscribers {
         /// Cancels the subscription and releases both closures; later calls do nothing.
         @inlinable
         public func cancel() {
-            let subscription = lock.withLockUnchecked { () -> (any Subscription)? in
+            let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
                 defer { status = .terminal }
-                return status.subscription
+                return status
             }
             if gate.close() == .open {
                 release()
             }
-            subscription?.cancel()
+            upstream.cancel()
         }
 
         /// Drops both closures, outside the lock so that whatever they capture is released

@@ -30,10 +30,12 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     @usableFromInline
     @exclusivity(unchecked)
     var outerFinished = false
-    /// Inner publishers by index; `nil` until their subscription arrives.
+    /// Inner publishers by index; `.awaitingSubscription` until their subscription arrives.
+    /// (`SubscriptionStatus` rather than an optional existential, whose copies go through the
+    /// generic `Optional` value witnesses.)
     @usableFromInline
     @exclusivity(unchecked)
-    var inners: [Int: (any Subscription)?] = [:]
+    var inners: [Int: SubscriptionStatus] = [:]
     @usableFromInline
     @exclusivity(unchecked)
     var nextIndex = 0
@@ -72,7 +74,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
         let next = lock.withLockUnchecked { () -> (Int, (Upstream.Output) -> NewPublisher)? in
             guard !terminated, let transform else { return nil }
             defer { nextIndex += 1 }
-            inners[nextIndex] = .some(nil)
+            inners[nextIndex] = .awaitingSubscription
             return (nextIndex, transform)
         }
         guard let (index, transform) = next else { return }
@@ -110,8 +112,8 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     @inlinable
     func receiveInner(subscription: any Subscription, index: Int) {
         let demand = lock.withLockUnchecked { () -> Subscribers.Demand? in
-            guard !terminated, let slot = inners[index], slot == nil else { return nil }
-            inners[index] = subscription
+            guard !terminated, case .awaitingSubscription? = inners[index] else { return nil }
+            inners[index] = .subscribed(subscription)
             return unlimitedDownstream ? .unlimited : .max(1)
         }
         guard let demand else {
@@ -125,12 +127,12 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, index: Int) {
         switch completion {
         case .finished:
-            let (done, outerSubscription) = lock.withLockUnchecked { () -> (Bool, (any Subscription)?) in
-                guard !terminated, inners.removeValue(forKey: index) != nil else { return (false, nil) }
-                let askForMore = maxPublishers == .unlimited ? nil : outer.subscription
+            let (done, outerSubscription) = lock.withLockUnchecked { () -> (Bool, SubscriptionStatus) in
+                guard !terminated, inners.removeValue(forKey: index) != nil else { return (false, .terminal) }
+                let askForMore = maxPublishers == .unlimited ? .terminal : outer
                 return (finishIfDone(), askForMore)
             }
-            outerSubscription?.request(.max(1))
+            outerSubscription.request(.max(1))
             if done { outlet.complete(.finished) }
         case .failure:
             fail(completion)
@@ -140,11 +142,11 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     /// A value from inner `index` reached the downstream: ask that inner for the next one.
     @inlinable
     func innerDelivered(_ index: Int) {
-        let inner = lock.withLockUnchecked { () -> (any Subscription)? in
-            guard !terminated, !unlimitedDownstream, let slot = inners[index] else { return nil }
+        let inner = lock.withLockUnchecked { () -> SubscriptionStatus in
+            guard !terminated, !unlimitedDownstream, let slot = inners[index] else { return .terminal }
             return slot
         }
-        inner?.request(.max(1))
+        inner.request(.max(1))
     }
 
     // MARK: Ending
@@ -169,7 +171,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
                 inners = [:]
                 outer = .terminal
             }
-            return inners.values.compactMap { $0 } + (outer.subscription.map { [$0] } ?? [])
+            return inners.values.compactMap(\.subscription) + (outer.subscription.map { [$0] } ?? [])
         }
     }
 
@@ -179,7 +181,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
         let inners = lock.withLockUnchecked { () -> [any Subscription] in
             guard !terminated, demand == .unlimited, !unlimitedDownstream else { return [] }
             unlimitedDownstream = true
-            return self.inners.values.compactMap { $0 }
+            return self.inners.values.compactMap(\.subscription)
         }
         outlet.request(demand)
         for inner in inners {

@@ -221,7 +221,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, (any Cancellable)?, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, (any Cancellable)?, Box<Downstream>?) in
             defer {
                 status = .terminal
                 downstream = nil
@@ -229,10 +229,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 pending = nil
                 generation += 1
             }
-            return (status.subscription, timer, downstream)
+            return (status, timer, downstream)
         }
         taken.1?.cancel()
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

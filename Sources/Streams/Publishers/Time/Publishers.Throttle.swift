@@ -190,15 +190,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             defer {
                 status = .terminal
                 downstream = nil
                 pending = nil
             }
-            return (status.subscription, downstream)
+            return (status, downstream)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline

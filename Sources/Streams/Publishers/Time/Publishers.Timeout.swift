@@ -180,25 +180,25 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let (upstream, first) = lock.withLockUnchecked { () -> ((any Subscription)?, Bool) in
+        let (upstream, first) = lock.withLockUnchecked { () -> (SubscriptionStatus, Bool) in
             defer { requested = true }
-            return (status.subscription, !requested)
+            return (status, !requested)
         }
         if first { restartWait() }
-        upstream?.request(demand)
+        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             defer {
                 status = .terminal
                 downstream = nil
                 generation += 1
             }
-            return (status.subscription, downstream)
+            return (status, downstream)
         }
-        taken.0?.cancel()
+        taken.0.cancel()
     }
 
     @usableFromInline
