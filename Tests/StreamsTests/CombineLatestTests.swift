@@ -68,6 +68,32 @@ struct CombineLatestTests {
         #expect(subscriber.events.first == .subscription("CombineLatest"))
     }
 
+    @Test func combineLatestOfFour() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let d = PassthroughSubject<Int, TestError>()
+        let tuples = TestSubscriber<Int, TestError>()
+        a.setFailureType(to: TestError.self)
+            .combineLatest(b.setFailureType(to: TestError.self), c.setFailureType(to: TestError.self), d)
+            .map { $0 + $1 + $2 + $3 }
+            .subscribe(tuples)
+        a.send(1)
+        b.send(10)
+        c.send(100)
+        #expect(tuples.values.isEmpty)
+        d.send(1000)
+        a.send(2)
+        d.send(completion: .failure(.oops))
+        #expect(tuples.values == [1111, 1112])
+        #expect(tuples.completion == .failure(.oops))
+
+        let transformed = TestSubscriber<String, Never>()
+        Just(1).combineLatest(Just("a"), Just(true), Just(2.5)) { "\($0)\($1)\($2)\($3)" }.subscribe(transformed)
+        #expect(transformed.values == ["1atrue2.5"])
+        #expect(transformed.completion == .finished)
+    }
+
     @Test func zipPairsInOrder() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<String, Never>()
@@ -107,6 +133,22 @@ struct CombineLatestTests {
         #expect(subscriber.values == [111, 222])
         #expect(subscriber.completion == .finished)
         #expect(subscriber.events.first == .subscription("Zip"))
+    }
+
+    @Test func zipOfFourSequencesAndDemand() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        [1, 2, 3].publisher
+            .zip([10, 20].publisher, [100, 200, 300].publisher, [1000, 2000, 3000].publisher) { $0 + $1 + $2 + $3 }
+            .subscribe(subscriber)
+        #expect(subscriber.values == [1111])
+        subscriber.request(.max(5))
+        #expect(subscriber.values == [1111, 2222])
+        #expect(subscriber.completion == .finished)
+        #expect(subscriber.events.first == .subscription("Zip"))
+
+        let tuples = TestSubscriber<String, Never>()
+        Publishers.Zip4(Just(1), Just("a"), Just(true), Just(2.5)).map { "\($0)\($1)\($2)\($3)" }.subscribe(tuples)
+        #expect(tuples.values == ["1atrue2.5"])
     }
 
     @Test func cancelStopsCombining() {

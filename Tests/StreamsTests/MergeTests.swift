@@ -20,6 +20,36 @@ struct MergeTests {
         #expect(subscriber.events == [.subscription("Merge"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
+    @Test func mergesFourToEightPublishers() {
+        let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+        let (a, b, c, d, e, f, g, h) = (subjects[0], subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6], subjects[7])
+        let four = TestSubscriber<Int, Never>()
+        let five = TestSubscriber<Int, Never>()
+        let six = TestSubscriber<Int, Never>()
+        let seven = TestSubscriber<Int, Never>()
+        let eight = TestSubscriber<Int, Never>()
+        a.merge(with: b, c, d).subscribe(four)
+        a.merge(with: b, c, d, e).subscribe(five)
+        a.merge(with: b, c, d, e, f).subscribe(six)
+        a.merge(with: b, c, d, e, f, g).subscribe(seven)
+        a.merge(with: b, c, d, e, f, g, h).subscribe(eight)
+        for (index, subject) in subjects.enumerated().reversed() {
+            subject.send(index)
+            subject.send(completion: .finished)
+        }
+        #expect(four.values == [3, 2, 1, 0])
+        #expect(five.values == [4, 3, 2, 1, 0])
+        #expect(six.values == [5, 4, 3, 2, 1, 0])
+        #expect(seven.values == [6, 5, 4, 3, 2, 1, 0])
+        #expect(eight.values == [7, 6, 5, 4, 3, 2, 1, 0])
+        for subscriber in [four, five, six, seven, eight] {
+            #expect(subscriber.completion == .finished)
+            #expect(subscriber.events.first == .subscription("Merge"))
+        }
+        #expect(Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
+            == Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)))
+    }
+
     @Test func firstFailureCancelsTheOthers() {
         let cancels = Log<Void>()
         let a = PassthroughSubject<Int, TestError>()

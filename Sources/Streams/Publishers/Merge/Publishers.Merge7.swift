@@ -1,0 +1,92 @@
+extension Publisher {
+    /// Passes on the values of this publisher and `b`, `c`, `d`, `e`, `f` and `g` as they arrive.
+    ///
+    /// ```swift
+    /// let events = keyboard.merge(with: mouse, touch, pencil, voice, gamepad, remote)
+    /// ```
+    @inlinable
+    public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
+        with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+    where B.Output == Output, B.Failure == Failure,
+        C.Output == Output, C.Failure == Failure,
+        D.Output == Output, D.Failure == Failure,
+        E.Output == Output, E.Failure == Failure,
+        F.Output == Output, F.Failure == Failure,
+        G.Output == Output, G.Failure == Failure {
+        Publishers.Merge7(self, b, c, d, e, f, g)
+    }
+}
+
+extension Publishers {
+    /// A publisher that passes on the values of seven publishers as they arrive.
+    ///
+    /// ```swift
+    /// let events = Publishers.Merge7(keyboard, mouse, touch, pencil, voice, gamepad, remote)
+    /// ```
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher,
+        E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
+    where A.Output == B.Output, A.Failure == B.Failure,
+        B.Output == C.Output, B.Failure == C.Failure,
+        C.Output == D.Output, C.Failure == D.Failure,
+        D.Output == E.Output, D.Failure == E.Failure,
+        E.Output == F.Output, E.Failure == F.Failure,
+        F.Output == G.Output, F.Failure == G.Failure {
+        /// The values of the publishers.
+        public typealias Output = A.Output
+        /// The failure of the publishers.
+        public typealias Failure = A.Failure
+
+        /// The first publisher.
+        public let a: A
+        /// The second publisher.
+        public let b: B
+        /// The third publisher.
+        public let c: C
+        /// The fourth publisher.
+        public let d: D
+        /// The fifth publisher.
+        public let e: E
+        /// The sixth publisher.
+        public let f: F
+        /// The seventh publisher.
+        public let g: G
+
+        /// Makes a publisher that merges `a`, `b`, `c`, `d`, `e`, `f` and `g`.
+        ///
+        /// ```swift
+        /// let events = Publishers.Merge7(keyboard, mouse, touch, pencil, voice, gamepad, remote)
+        /// ```
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+            self.g = g
+        }
+
+        /// Attaches `subscriber`: the subscription first, then the upstreams in order.
+        @inlinable
+        @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let (a, b, c, d, e, f, g) = (self.a, self.b, self.c, self.d, self.e, self.f, self.g)
+            MergeSubscription(downstream: subscriber, count: 7).start { merge in
+                merge.attach(a, at: 0)
+                merge.attach(b, at: 1)
+                merge.attach(c, at: 2)
+                merge.attach(d, at: 3)
+                merge.attach(e, at: 4)
+                merge.attach(f, at: 5)
+                merge.attach(g, at: 6)
+            }
+        }
+    }
+}
+
+extension Publishers.Merge7: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
