@@ -269,13 +269,3 @@ extension DispatchQueue: Scheduler {
 
 /// An action handed to Dispatch, which requires `@Sendable` closures. Schedulers take plain
 /// closures, as in Combine; the queue runs the action serially, on its own thread.
-@usableFromInline
-struct UncheckedAction: @unchecked Sendable {
-    @usableFromInline
-    let run: () -> Void
-
-    @usableFromInline
-    init(_ run: @escaping () -> Void) {
-        self.run = run
-    }
-}

@@ -1,0 +1,12 @@
+/// A closure handed to an API that wants a `Sendable` one: the schedulers run work on other
+/// threads by design, and Combine's `Scheduler` does not require the work to be `Sendable`.
+@usableFromInline
+struct UncheckedAction: @unchecked Sendable {
+    @usableFromInline
+    let run: () -> Void
+
+    @usableFromInline
+    init(_ run: @escaping () -> Void) {
+        self.run = run
+    }
+}

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+
+extension OperationQueue: Scheduler {
+    /// The queue's time: a `Date`.
+    ///
+    /// ```swift
+    /// let inASecond = OperationQueue.main.now.advanced(by: .seconds(1))
+    /// ```
+    public typealias SchedulerTimeType = DateSchedulerTime
+
+    /// Options for work on an operation queue: there are none.
+    ///
+    /// ```swift
+    /// queue.schedule(options: OperationQueue.SchedulerOptions()) { print("queued") }
+    /// ```
+    public struct SchedulerOptions: Sendable {
+        /// No options.
+        public init() {}
+    }
+
+    /// The current date.
+    public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
+
+    /// No tolerance is needed.
+    public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+    /// Adds `action` to the queue as an operation.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        let work = UncheckedAction(action)
+        addOperation { work.run() }
+    }
+
+    /// Adds `action` to the queue at `date`.
+    public func schedule(
+        after date: SchedulerTimeType,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        let work = UncheckedAction(action)
+        let queue = UncheckedOperationQueue(self)
+        DispatchQueue.global().asyncAfter(wallDeadline: Self.wallTime(of: date)) {
+            queue.queue.addOperation { work.run() }
+        }
+    }
+
+    /// Adds `action` to the queue at `date` and then every `interval`, until the returned value
+    /// is cancelled.
+    public func schedule(
+        after date: SchedulerTimeType,
+        interval: SchedulerTimeType.Stride,
+        tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        let work = UncheckedAction(action)
+        let queue = UncheckedOperationQueue(self)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { queue.queue.addOperation { work.run() } }
+        timer.schedule(
+            wallDeadline: Self.wallTime(of: date),
+            repeating: .nanoseconds(Int(clamping: Int64(max(interval.timeInterval, 0) * 1_000_000_000))),
+            leeway: .nanoseconds(Int(clamping: Int64(max(tolerance.timeInterval, 0) * 1_000_000_000))))
+        timer.resume()
+        return AnyCancellable { timer.cancel() }
+    }
+
+    /// `date` as a wall-clock deadline for Dispatch.
+    static func wallTime(of date: SchedulerTimeType) -> DispatchWallTime {
+        let delay = max(date.date.timeIntervalSinceNow, 0)
+        return .now() + .nanoseconds(Int(clamping: Int64(min(delay, 1e9) * 1_000_000_000)))
+    }
+}

@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Streams
+import Synchronization
+import Testing
+
+/// A few checks on `RunLoop` and `OperationQueue` as schedulers. Like the `DispatchQueue` tests,
+/// they wait for events (with a generous limit so that a bug fails instead of hanging) and
+/// assert what happened, never how long it took.
+@Suite("RunLoop and OperationQueue as schedulers")
+struct FoundationSchedulerTests {
+    static var limit: Date { Date() + 30 }
+
+    /// Runs the current run loop until `done()` or the limit.
+    private func runCurrentRunLoop(until done: () -> Bool) {
+        let limit = Self.limit
+        while !done() && Date() < limit {
+            _ = RunLoop.current.run(mode: .default, before: Date() + 0.01)
+        }
+    }
+
+    @Test func dateSchedulerTimeArithmetic() {
+        let start = RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 100))
+        let later = start.advanced(by: .milliseconds(1_500))
+        #expect(later.date == Date(timeIntervalSinceReferenceDate: 101.5))
+        #expect(start.distance(to: later) == .seconds(1.5))
+        #expect(later.distance(to: start).timeInterval == -1.5)
+        #expect(OperationQueue.SchedulerTimeType.Stride.microseconds(250).timeInterval == 0.000_25)
+        #expect(RunLoop.SchedulerTimeType.Stride.nanoseconds(1) < .microseconds(1))
+        #expect(RunLoop.SchedulerTimeType.Stride(exactly: 3) == 3)
+        let stride: RunLoop.SchedulerTimeType.Stride = 0.5
+        #expect(stride + .seconds(1) == .seconds(1.5))
+    }
+
+    @Test func runLoopRunsWorkInOrder() {
+        let runLoop = RunLoop.current
+        let log = Log<String>()
+        runLoop.schedule(after: runLoop.now.advanced(by: .milliseconds(1))) { log.append("after") }
+        runLoop.schedule { log.append("next turn") }
+        runCurrentRunLoop { log.items.count == 2 }
+        #expect(log.items == ["next turn", "after"])
+    }
+
+    @Test func runLoopRepeatsUntilCancelled() {
+        let runLoop = RunLoop.current
+        let count = Mutex(0)
+        let repeating = runLoop.schedule(after: runLoop.now, interval: .milliseconds(1)) {
+            count.withLock { $0 += 1 }
+        }
+        runCurrentRunLoop { count.withLock { $0 } >= 3 }
+        repeating.cancel()
+        let afterCancel = count.withLock { $0 }
+        _ = RunLoop.current.run(mode: .default, before: Date())
+        #expect(afterCancel >= 3)
+        #expect(count.withLock { $0 } == afterCancel)
+    }
+
+    @Test func receiveOnARunLoopDeliversOnItsThread() {
+        let runLoop = RunLoop.current
+        let log = Log<Int>()
+        var finished = false
+        let cancellable = [1, 2, 3].publisher
+            .receive(on: runLoop)
+            .sink(receiveCompletion: { _ in finished = true }, receiveValue: { log.append($0) })
+        // Nothing arrives until the run loop turns.
+        #expect(log.items.isEmpty)
+        runCurrentRunLoop { finished }
+        #expect(log.items == [1, 2, 3])
+        cancellable.cancel()
+    }
+
+    @Test func operationQueueRunsWorkNowAndLater() {
+        let queue = OperationQueue()
+        let done = DispatchSemaphore(value: 0)
+        let log = Mutex<[String]>([])
+        queue.schedule {
+            log.withLock { $0.append("now") }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(1))) {
+            log.withLock { $0.append("later") }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(log.withLock { $0 } == ["now", "later"])
+    }
+
+    @Test func operationQueueRepeatsUntilCancelled() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let third = DispatchSemaphore(value: 0)
+        let count = Mutex(0)
+        let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+            if count.withLock({ $0 += 1; return $0 }) == 3 { third.signal() }
+        }
+        #expect(third.wait(timeout: .now() + 30) == .success)
+        repeating.cancel()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(count.withLock { $0 } >= 3)
+    }
+
+    @Test func delayOnAnOperationQueue() {
+        let done = DispatchSemaphore(value: 0)
+        let values = Mutex<[Int]>([])
+        let cancellable = [1, 2].publisher
+            .delay(for: .milliseconds(1), scheduler: OperationQueue())
+            .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in values.withLock { $0.append(value) } })
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(values.withLock { $0 }.sorted() == [1, 2])
+        cancellable.cancel()
+    }
+}
