@@ -100,14 +100,44 @@ struct FoundationSchedulerTests {
         #expect(count.withLock { $0 } >= 3)
     }
 
-    @Test func delayOnAnOperationQueue() {
+    @Test func delayOnASerialOperationQueueKeepsTheOrder() {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
         let done = DispatchSemaphore(value: 0)
         let values = Mutex<[Int]>([])
-        let cancellable = [1, 2].publisher
-            .delay(for: .milliseconds(1), scheduler: OperationQueue())
+        let cancellable = [1, 2, 3].publisher
+            .delay(for: .milliseconds(1), scheduler: queue)
             .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in values.withLock { $0.append(value) } })
         #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(values.withLock { $0 }.sorted() == [1, 2])
+        #expect(values.withLock { $0 } == [1, 2, 3])
         cancellable.cancel()
+    }
+
+    @Test func timerPublishSendsDatesOnceConnected() {
+        let dates = Log<Date>()
+        let timer = Timer.publish(every: 0.001, on: .current, in: .default)
+        let subscription = timer.sink { dates.append($0) }
+        _ = RunLoop.current.run(mode: .default, before: Date())
+        // Not connected: no timer, no dates.
+        #expect(dates.items.isEmpty)
+        let connection = timer.connect()
+        runCurrentRunLoop { dates.items.count >= 3 }
+        connection.cancel()
+        let count = dates.items.count
+        _ = RunLoop.current.run(mode: .default, before: Date())
+        #expect(count >= 3)
+        #expect(dates.items.count == count)
+        #expect(dates.items == dates.items.sorted())
+        subscription.cancel()
+    }
+
+    @Test func timerPublishWithAutoconnect() {
+        let ticks = Log<Date>()
+        let cancellable = Timer.publish(every: 0.001, tolerance: 0.001, on: .current, in: .common)
+            .autoconnect()
+            .sink { ticks.append($0) }
+        runCurrentRunLoop { ticks.items.count >= 2 }
+        cancellable.cancel()
+        #expect(ticks.items.count >= 2)
     }
 }

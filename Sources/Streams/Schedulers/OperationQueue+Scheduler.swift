@@ -31,7 +31,8 @@ extension OperationQueue: Scheduler {
         addOperation { work.run() }
     }
 
-    /// Adds `action` to the queue at `date`.
+    /// Adds `action` to the queue at `date`. Work due earlier is added first; on a serial queue
+    /// (`maxConcurrentOperationCount == 1`) it also runs first.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -40,7 +41,7 @@ extension OperationQueue: Scheduler {
     ) {
         let work = UncheckedAction(action)
         let queue = UncheckedOperationQueue(self)
-        DispatchQueue.global().asyncAfter(wallDeadline: Self.wallTime(of: date)) {
+        Self.timers.asyncAfter(wallDeadline: Self.wallTime(of: date)) {
             queue.queue.addOperation { work.run() }
         }
     }
@@ -56,7 +57,7 @@ extension OperationQueue: Scheduler {
     ) -> any Cancellable {
         let work = UncheckedAction(action)
         let queue = UncheckedOperationQueue(self)
-        let timer = DispatchSource.makeTimerSource(queue: .global())
+        let timer = DispatchSource.makeTimerSource(queue: Self.timers)
         timer.setEventHandler { queue.queue.addOperation { work.run() } }
         timer.schedule(
             wallDeadline: Self.wallTime(of: date),
@@ -65,6 +66,10 @@ extension OperationQueue: Scheduler {
         timer.resume()
         return AnyCancellable { timer.cancel() }
     }
+
+    /// The serial queue whose timers add delayed work to operation queues: being serial, it adds
+    /// work due earlier first, so a serial operation queue runs delayed work in order.
+    static let timers = DispatchQueue(label: "Streams.OperationQueue.timers")
 
     /// `date` as a wall-clock deadline for Dispatch.
     static func wallTime(of date: SchedulerTimeType) -> DispatchWallTime {
