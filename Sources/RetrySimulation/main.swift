@@ -56,7 +56,7 @@ struct Outcome {
     let gaveUp: Int
 }
 
-func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, seed: UInt64) -> Outcome {
+func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget? = nil, seed: UInt64) -> Outcome {
     let scheduler = TestScheduler()
     let server = Server(scheduler: scheduler, capacity: 100, downFor: .seconds(10), sendsRetryAfter: sendsRetryAfter)
     var finishedAt: Int64 = 0
@@ -66,7 +66,7 @@ func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, seed: UInt64)
         Deferred { server.request().publisher }
             .retry(
                 50, backoff: .exponential(initial: .milliseconds(500), multiplier: 2, maxDelay: .seconds(30), jitter: jitter),
-                retryAfterLimit: .seconds(60), scheduler: scheduler,
+                retryAfterLimit: .seconds(60), budget: budget, scheduler: scheduler,
                 random: SeededRandomNumberGenerator(seed: seed &+ UInt64(client)))
             .sink(receiveCompletion: { completion in
                 if case .failure = completion { gaveUp += 1 }
@@ -82,13 +82,20 @@ let clients = 1_000
 print("\(clients) clients; the server is down for the first 10 s, then serves 100 requests per second.")
 print("Backoff: exponential from 0.5 s, doubling, capped at 30 s, at most 50 retries.")
 print("")
-print("| jitter | Retry-After | calls | calls per client | drained after | gave up |")
-print("| --- | --- | ---: | ---: | ---: | ---: |")
+print("| jitter | Retry-After | budget | calls | calls per client | drained after | gave up |")
+print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+func printRow(_ name: String, _ jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget?) {
+    let outcome = simulate(clients: clients, jitter: jitter, sendsRetryAfter: sendsRetryAfter, budget: budget, seed: 42)
+    let perClient = Double(outcome.calls) / Double(clients)
+    print("| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(budget == nil ? "none" : "shared") | \(outcome.calls) | "
+        + "\((perClient * 10).rounded() / 10) | \((outcome.drained * 10).rounded() / 10) s | \(outcome.gaveUp) |")
+}
 for sendsRetryAfter in [false, true] {
     for (name, jitter) in [("none", Jitter.none), ("full", .full), ("equal", .equal), ("decorrelated", .decorrelated)] {
-        let outcome = simulate(clients: clients, jitter: jitter, sendsRetryAfter: sendsRetryAfter, seed: 42)
-        let perClient = Double(outcome.calls) / Double(clients)
-        print("| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(outcome.calls) | "
-            + "\((perClient * 10).rounded() / 10) | \((outcome.drained * 10).rounded() / 10) s | \(outcome.gaveUp) |")
+        printRow(name, jitter, sendsRetryAfter: sendsRetryAfter, budget: nil)
     }
+}
+// One RetryBudget with the defaults (500 tokens, 5 a retry, 1 back a success) shared by the fleet.
+for sendsRetryAfter in [false, true] {
+    printRow("full", .full, sendsRetryAfter: sendsRetryAfter, budget: RetryBudget())
 }

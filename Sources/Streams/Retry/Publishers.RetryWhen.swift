@@ -11,8 +11,11 @@ extension Publisher {
     ///    (``RetryAfterProviding``); if `maxElapsed` is set and the retry would start later than
     ///    `maxElapsed` after the first subscription, `error` is delivered;
     /// 4. if the hint is longer than `retryAfterLimit`, `error` is delivered;
-    /// 5. otherwise `onRetry` is told, the operator waits on `scheduler` (even for a zero wait)
+    /// 5. if a shared `budget` (``RetryBudget``) cannot pay for the retry, `error` is delivered;
+    /// 6. otherwise `onRetry` is told, the operator waits on `scheduler` (even for a zero wait)
     ///    and subscribes to the upstream again.
+    ///
+    /// With a `budget`, every attempt that delivers a value or finishes refills it.
     ///
     /// Giving up always delivers the last error unchanged. The downstream sees one
     /// subscription; its outstanding demand carries over to each new attempt. Cancelling, even
@@ -29,12 +32,13 @@ extension Publisher {
         backoff: Backoff,
         retryAfterLimit: Duration = .seconds(60),
         maxElapsed: Duration? = nil,
+        budget: RetryBudget? = nil,
         scheduler: S,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
-            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, scheduler: scheduler,
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, scheduler: scheduler,
             random: SystemRandomNumberGenerator(), onRetry: onRetry)
     }
 
@@ -52,13 +56,14 @@ extension Publisher {
         backoff: Backoff,
         retryAfterLimit: Duration = .seconds(60),
         maxElapsed: Duration? = nil,
+        budget: RetryBudget? = nil,
         scheduler: S,
         random: G,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
-            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, scheduler: scheduler,
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, scheduler: scheduler,
             random: random, onRetry: onRetry)
     }
 }
@@ -88,6 +93,8 @@ extension Publishers {
         public let retryAfterLimit: Duration
         /// The latest a retry may start, after the first subscription.
         public let maxElapsed: Duration?
+        /// The retry budget this pipeline shares with others, if any.
+        public let budget: RetryBudget?
         /// Where the waits are timed and the upstream is subscribed again.
         public let scheduler: Context
         /// Told about each retry before the wait.
@@ -109,6 +116,7 @@ extension Publishers {
             backoff: Backoff,
             retryAfterLimit: Duration = .seconds(60),
             maxElapsed: Duration? = nil,
+            budget: RetryBudget? = nil,
             scheduler: Context,
             random: G = SystemRandomNumberGenerator(),
             onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil
@@ -120,6 +128,7 @@ extension Publishers {
             self.backoff = backoff
             self.retryAfterLimit = retryAfterLimit
             self.maxElapsed = maxElapsed
+            self.budget = budget
             self.scheduler = scheduler
             self.onRetry = onRetry
             makeRandom = { random }

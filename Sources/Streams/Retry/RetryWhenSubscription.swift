@@ -42,6 +42,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var retries = 0
+    /// The last attempt that has counted as a success for the budget.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var succeededGeneration = 0
     @usableFromInline
     @exclusivity(unchecked)
     var previousDelay: Duration?
@@ -144,11 +148,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input, generation: Int) -> Subscribers.Demand {
-        guard let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
-            guard !terminated, generation == self.generation else { return nil }
+        guard let (downstream, budget) = lock.withLockUnchecked({ () -> (Box<Downstream>, RetryBudget?)? in
+            guard !terminated, generation == self.generation, let downstream = self.downstream else { return nil }
             demand -= 1
-            return self.downstream
+            return (downstream, firstSuccess(of: generation))
         }) else { return .none }
+        budget?.recordSuccess()
         let additional = downstream.value.receive(input)
         if additional > 0 {
             lock.withLockUnchecked { demand += additional }
@@ -158,11 +163,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
-        guard let configuration = lock.withLockUnchecked({ () -> Configuration? in
-            guard !terminated, generation == self.generation else { return nil }
+        guard let (configuration, budget) = lock.withLockUnchecked({ () -> (Configuration, RetryBudget?)? in
+            guard !terminated, generation == self.generation, let configuration = self.configuration else { return nil }
             upstream = nil
-            return self.configuration
+            guard case .finished = completion else { return (configuration, nil) }
+            return (configuration, firstSuccess(of: generation))
         }) else { return }
+        budget?.recordSuccess()
         guard case .failure(let error) = completion, configuration.shouldRetry(error) else {
             finish(completion)
             return
@@ -180,6 +187,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     /// The outcome of a failure that `shouldRetry` accepted.
+    /// The budget to refill if attempt `generation` has not yet counted as a success; call with
+    /// the lock held.
+    @inlinable
+    func firstSuccess(of generation: Int) -> RetryBudget? {
+        guard let budget = configuration?.budget, succeededGeneration != generation else { return nil }
+        succeededGeneration = generation
+        return budget
+    }
+
     @usableFromInline
     enum Decision {
         case ignore
@@ -204,6 +220,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 return .giveUp
             }
             if let hint, hint > configuration.retryAfterLimit { return .giveUp }
+            // Last, so that tokens go only to retries that will happen.
+            if let budget = configuration.budget, !budget.withdrawRetry() { return .giveUp }
             retries = retry
             previousDelay = backoffDelay
             waiting = true
