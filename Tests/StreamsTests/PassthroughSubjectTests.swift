@@ -1,6 +1,7 @@
 import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite("PassthroughSubject")
@@ -181,6 +182,38 @@ struct PassthroughSubjectTests {
         #expect(subscriber.completion == .finished)
     }
 
+    @Test func subscriptionsComeAndGoWhileOtherThreadsSend() {
+        let subject = PassthroughSubject<Int, Never>()
+        let conduits = Mutex<[WeakConduit]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            if thread < 2 {
+                for value in 0..<2_000 { subject.send(value) }
+            } else {
+                for _ in 0..<200 {
+                    let subscriber = TestSubscriber<Int, Never>()
+                    subject.subscribe(subscriber)
+                    let conduit = subscriber.subscription.map { $0 as AnyObject }
+                    conduits.withLock { $0.append(WeakConduit(object: conduit)) }
+                    subscriber.cancel()
+                }
+            }
+        }
+        // No send is in progress any more: every list that held a cancelled conduit is released.
+        #expect(conduits.withLock { $0.allSatisfy { $0.object == nil } })
+    }
+
+    @Test func aSubscriberAddedDuringASendGetsOnlyLaterValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let late = TestSubscriber<Int, Never>()
+        let early = subject.sink { value in
+            if value == 1 { subject.subscribe(late) }
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(late.values == [2])
+        early.cancel()
+    }
+
     @Test func reentrantSendIsDeliveredAfterTheCurrentValueInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let order = Log<String>()
@@ -228,4 +261,9 @@ struct PassthroughSubjectTests {
         }
         #expect(detectors.allSatisfy { $0.overlaps == 0 })
     }
+}
+
+/// A weak reference to a conduit, to see when it is released.
+struct WeakConduit: @unchecked Sendable {
+    weak var object: AnyObject?
 }
