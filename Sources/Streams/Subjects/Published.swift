@@ -118,6 +118,10 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked)
     var assignments: [AnyCancellable] = []
+    /// The enclosing `ObservableObject`'s `objectWillChange`, once someone has asked for it.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var willChange: ObservableObjectPublisher?
 
     @inlinable
     init(_ value: Value) {
@@ -134,6 +138,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     /// Publishes `value`, then stores it (Combine's `willSet` order).
     @inlinable
     func set(_ value: Value) {
+        lock.withLockUnchecked { willChange }?.send()
         subject.send(value)
         lock.withLockUnchecked { stored = value }
     }
@@ -142,5 +147,15 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     @inlinable
     func keep(_ cancellable: AnyCancellable) {
         lock.withLockUnchecked { assignments.append(cancellable) }
+    }
+}
+
+extension Published: PublishedProperty {
+    var willChange: ObservableObjectPublisher? {
+        storage.lock.withLockUnchecked { storage.willChange }
+    }
+
+    func install(willChange publisher: ObservableObjectPublisher) {
+        storage.lock.withLockUnchecked { storage.willChange = publisher }
     }
 }

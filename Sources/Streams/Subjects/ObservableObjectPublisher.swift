@@ -1,0 +1,37 @@
+/// The publisher behind an ``ObservableObject``'s `objectWillChange`: it sends `()` before any
+/// of the object's `@Published` properties changes.
+///
+/// ```swift
+/// let cancellable = model.objectWillChange.sink { print("model will change") }
+/// ```
+public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+    /// Nothing but the fact of a change.
+    public typealias Output = Void
+    /// Never fails.
+    public typealias Failure = Never
+
+    @usableFromInline
+    let subject = PassthroughSubject<Void, Never>()
+
+    /// Makes a publisher with no subscribers.
+    ///
+    /// ```swift
+    /// let objectWillChange = ObservableObjectPublisher()
+    /// ```
+    public init() {}
+
+    /// Attaches `subscriber`.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
+        subject.receive(subscriber: subscriber)
+    }
+
+    /// Tells the subscribers that the object is about to change.
+    ///
+    /// ```swift
+    /// objectWillChange.send()
+    /// ```
+    public func send() {
+        subject.send(())
+    }
+}
