@@ -9,6 +9,10 @@ import Synchronization
 /// whether a delivery was under way. Whoever closes an idle gate releases the subscriber at once;
 /// a delivery that finds the gate closed when it leaves releases it then. Until then the
 /// subscriber stays where it is, so a delivery can call it through an unretained reference.
+///
+/// Its users (Sink, AutoconnectLink, SubjectSubscriber) spell the enter/leave/close sequence out
+/// inline: handing the delivery and the release to a helper as closures was measured at 30 to 60
+/// percent more instructions per value.
 @usableFromInline
 struct DeliveryGate: ~Copyable {
     /// Where the gate stands.
