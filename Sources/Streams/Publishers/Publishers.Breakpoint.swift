@@ -1,0 +1,92 @@
+import Foundation
+
+extension Publisher {
+    /// Stops in the debugger (raises `SIGTRAP`) when one of the closures returns `true` for an
+    /// event; otherwise passes everything on unchanged. Without a debugger attached, `SIGTRAP`
+    /// ends the process.
+    ///
+    /// ```swift
+    /// let watched = prices.breakpoint(receiveOutput: { $0 < 0 })
+    /// ```
+    @inlinable
+    public func breakpoint(
+        receiveSubscription: ((any Subscription) -> Bool)? = nil,
+        receiveOutput: ((Output) -> Bool)? = nil,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
+    ) -> Publishers.Breakpoint<Self> {
+        Publishers.Breakpoint(
+            upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion)
+    }
+
+    /// Stops in the debugger (raises `SIGTRAP`) if upstream fails.
+    ///
+    /// ```swift
+    /// let watched = request.breakpointOnError()
+    /// ```
+    @inlinable
+    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
+        breakpoint(receiveCompletion: { completion in
+            if case .failure = completion { true } else { false }
+        })
+    }
+}
+
+extension Publishers {
+    /// A publisher that stops in the debugger when a condition on an event holds.
+    ///
+    /// ```swift
+    /// let watched = Publishers.Breakpoint(upstream: prices, receiveOutput: { $0 < 0 })
+    /// ```
+    public struct Breakpoint<Upstream: Publisher>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher watched.
+        public let upstream: Upstream
+        /// Stops when it returns `true` for the subscription.
+        public let receiveSubscription: ((any Subscription) -> Bool)?
+        /// Stops when it returns `true` for a value.
+        public let receiveOutput: ((Upstream.Output) -> Bool)?
+        /// Stops when it returns `true` for the completion.
+        public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+
+        /// Makes a publisher that stops in the debugger when one of the closures returns `true`.
+        ///
+        /// ```swift
+        /// let watched = Publishers.Breakpoint(upstream: prices, receiveOutput: { $0 < 0 })
+        /// ```
+        @inlinable
+        public init(
+            upstream: Upstream,
+            receiveSubscription: ((any Subscription) -> Bool)? = nil,
+            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
+            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)? = nil
+        ) {
+            self.upstream = upstream
+            self.receiveSubscription = receiveSubscription
+            self.receiveOutput = receiveOutput
+            self.receiveCompletion = receiveCompletion
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        @inline(__always)
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
+            upstream.handleEvents(
+                receiveSubscription: onSubscription.map { test in { if test($0) { breakIntoDebugger() } } },
+                receiveOutput: onOutput.map { test in { if test($0) { breakIntoDebugger() } } },
+                receiveCompletion: onCompletion.map { test in { if test($0) { breakIntoDebugger() } } }
+            ).receive(subscriber: subscriber)
+        }
+    }
+}
+
+/// Raises `SIGTRAP`: a debugger stops here; without one the process ends.
+@usableFromInline
+func breakIntoDebugger() {
+    raise(SIGTRAP)
+}
