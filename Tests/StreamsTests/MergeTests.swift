@@ -9,7 +9,9 @@ struct MergeTests {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
-        a.merge(with: b).subscribe(subscriber)
+        // Two publishers of one type merge into a MergeMany, as in Combine.
+        let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = a.merge(with: b)
+        merged.subscribe(subscriber)
         a.send(1)
         b.send(2)
         a.send(3)

@@ -1,3 +1,15 @@
+extension Publisher {
+    /// Passes on the values of this publisher and `other`, of the same type, as they arrive.
+    ///
+    /// ```swift
+    /// let taps = leftButton.taps.merge(with: rightButton.taps)
+    /// ```
+    @inlinable
+    public func merge(with other: Self) -> Publishers.MergeMany<Self> {
+        Publishers.MergeMany(self, other)
+    }
+}
+
 extension Publishers {
     /// A publisher that passes on the values of any number of publishers of one type.
     ///
