@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -47,5 +48,23 @@ struct RecordTests {
             recording.receive(completion: .finished)
             recording.receive(1)
         }
+    }
+
+    struct Refused: Error, Codable, Equatable {
+        let reason: String
+    }
+
+    @Test func recordsAndCompletionsRoundTripThroughJSON() throws {
+        let record = Record<Int, Refused>(output: [1, 2], completion: .failure(Refused(reason: "busy")))
+        let data = try JSONEncoder().encode(record)
+        let decoded = try JSONDecoder().decode(Record<Int, Refused>.self, from: data)
+        #expect(decoded == record)
+
+        let finished = try JSONEncoder().encode(Subscribers.Completion<Never>.finished)
+        #expect(String(decoding: finished, as: UTF8.self) == #"{"success":true}"#)
+        let failed = Subscribers.Completion<Refused>.failure(Refused(reason: "busy"))
+        #expect(try JSONDecoder().decode(Subscribers.Completion<Refused>.self, from: JSONEncoder().encode(failed)) == failed)
+        let neverFails = try JSONDecoder().decode(Record<String, Never>.self, from: JSONEncoder().encode(Record<String, Never>(output: ["a"], completion: .finished)))
+        #expect(neverFails.recording.output == ["a"])
     }
 }

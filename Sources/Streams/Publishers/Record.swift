@@ -115,4 +115,59 @@ public struct Record<Output, Failure: Error>: Publisher {
 extension Record.Recording: Sendable where Output: Sendable {}
 extension Record: Sendable where Output: Sendable {}
 extension Record.Recording: Equatable where Output: Equatable, Failure: Equatable {}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output, completion
+    }
+
+    /// Decodes a recording: its values and its completion.
+    ///
+    /// ```swift
+    /// let recording = try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the values and the completion.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(recording)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case recording
+    }
+
+    /// Decodes a record from its recording.
+    ///
+    /// ```swift
+    /// let stub = try JSONDecoder().decode(Record<Int, Never>.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(recording: try container.decode(Recording.self, forKey: .recording))
+    }
+
+    /// Encodes the recording.
+    ///
+    /// ```swift
+    /// let data = try JSONEncoder().encode(stub)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(recording, forKey: .recording)
+    }
+}
 extension Record: Equatable where Output: Equatable, Failure: Equatable {}
