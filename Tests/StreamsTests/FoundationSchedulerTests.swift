@@ -100,6 +100,14 @@ struct FoundationSchedulerTests {
         #expect(count.withLock { $0 } >= 3)
     }
 
+    @Test func operationQueueTakesIntervalsTooLongToCountInNanoseconds() {
+        let queue = OperationQueue()
+        let never = queue.schedule(after: queue.now.advanced(by: .seconds(1e12)), interval: .seconds(1e12)) {
+            Issue.record("a timer a trillion seconds away fired")
+        }
+        never.cancel()
+    }
+
     @Test func delayOnASerialOperationQueueKeepsTheOrder() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1

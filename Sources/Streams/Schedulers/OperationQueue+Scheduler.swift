@@ -61,8 +61,8 @@ extension OperationQueue: Scheduler {
         timer.setEventHandler { queue.queue.addOperation { work.run() } }
         timer.schedule(
             wallDeadline: Self.wallTime(of: date),
-            repeating: .nanoseconds(Int(clamping: Int64(max(interval.timeInterval, 0) * 1_000_000_000))),
-            leeway: .nanoseconds(Int(clamping: Int64(max(tolerance.timeInterval, 0) * 1_000_000_000))))
+            repeating: Self.dispatchInterval(interval.timeInterval),
+            leeway: Self.dispatchInterval(tolerance.timeInterval))
         timer.resume()
         return AnyCancellable { timer.cancel() }
     }
@@ -73,7 +73,12 @@ extension OperationQueue: Scheduler {
 
     /// `date` as a wall-clock deadline for Dispatch.
     static func wallTime(of date: SchedulerTimeType) -> DispatchWallTime {
-        let delay = max(date.date.timeIntervalSinceNow, 0)
-        return .now() + .nanoseconds(Int(clamping: Int64(min(delay, 1e9) * 1_000_000_000)))
+        .now() + dispatchInterval(date.date.timeIntervalSinceNow)
+    }
+
+    /// `seconds` as a Dispatch interval, clamped to 0 through 10^9 seconds (about 31 years), so
+    /// that no interval, however long, overflows the conversion to nanoseconds.
+    static func dispatchInterval(_ seconds: TimeInterval) -> DispatchTimeInterval {
+        .nanoseconds(Int(min(max(seconds, 0), 1e9) * 1_000_000_000))
     }
 }
