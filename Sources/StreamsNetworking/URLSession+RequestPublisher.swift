@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import Streams
-import Synchronization
 
 extension URLSession {
     /// A publisher that performs `request` once per subscription, when the subscriber first asks
@@ -93,7 +92,7 @@ final class RequestSubscription<Downstream: Subscriber>: Subscription, RequestCo
 where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure == NetworkError {
     private let session: URLSession
     private let request: URLRequest
-    private let lock = Mutex<Void>(())
+    private let lock = Lock()
     // Guarded by `lock`.
     private var downstream: Downstream?
     private var task: URLSessionDataTask?
@@ -107,7 +106,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let start = lock.withLock { _ -> Bool in
+        let start = lock.withLockUnchecked { () -> Bool in
             guard !started, downstream != nil else { return false }
             started = true
             return true
@@ -117,7 +116,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
         let task = session.dataTask(with: request) { data, response, error in
             completion.finish(data: data, response: response, error: error)
         }
-        let cancelled = lock.withLock { _ -> Bool in
+        let cancelled = lock.withLockUnchecked { () -> Bool in
             guard downstream != nil else { return true }
             self.task = task
             return false
@@ -126,7 +125,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = lock.withLock({ _ -> Downstream? in
+        guard let downstream = lock.withLockUnchecked({ () -> Downstream? in
             defer {
                 self.downstream = nil
                 task = nil
@@ -147,7 +146,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     func cancel() {
-        let task = lock.withLock { _ -> URLSessionDataTask? in
+        let task = lock.withLockUnchecked { () -> URLSessionDataTask? in
             defer {
                 downstream = nil
                 self.task = nil

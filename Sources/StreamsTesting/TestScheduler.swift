@@ -1,6 +1,5 @@
 import Dispatch
 import Streams
-import Synchronization
 
 /// A scheduler whose clock only moves when the test moves it.
 ///
@@ -70,7 +69,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let action: () -> Void
     }
 
-    private let lock = Mutex<Void>(())
+    private let lock = Lock()
     private var clock: Int64 = 0
     private var jobs: [Job] = []
     private var nextSequence = 0
@@ -199,16 +198,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             steps += 1
             precondition(steps <= 1_000_000, "TestScheduler.run() is still running after a million steps: is repeating work scheduled?")
             advance(to: SchedulerTimeType(nanoseconds: max(next, clock)))
-        }
-    }
-}
-
-extension Mutex where Value == Void {
-    /// `withLock` for state kept in the owner's stored properties (see Streams' own helper).
-    fileprivate func withLockUnchecked<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try withLock { _ in
-            nonisolated(unsafe) let result = try body()
-            return result
         }
     }
 }

@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// A subscriber that records everything it receives, for tests.
 ///
@@ -27,7 +26,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         case completion(Subscribers.Completion<Failure>)
     }
 
-    private let lock = Mutex<Void>(())
+    private let lock = Lock()
     private var recorded: [Event] = []
     private var subscriptions: [any Subscription] = []
     private let initialDemand: Subscribers.Demand?
@@ -55,7 +54,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     }
 
     /// Everything received, in order.
-    public var events: [Event] { lock.withLock { _ in recorded } }
+    public var events: [Event] { lock.withLockUnchecked { recorded } }
 
     /// The values received, in order.
     public var values: [Input] {
@@ -71,10 +70,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     public var completion: Subscribers.Completion<Failure>? { completions.first }
 
     /// How many subscriptions were received (more than one means the publisher broke the contract).
-    public var subscriptionCount: Int { lock.withLock { _ in subscriptions.count } }
+    public var subscriptionCount: Int { lock.withLockUnchecked { subscriptions.count } }
 
     /// The first subscription received.
-    public var subscription: (any Subscription)? { lock.withLock { _ in subscriptions.first } }
+    public var subscription: (any Subscription)? { lock.withLockUnchecked { subscriptions.first } }
 
     /// Asks the first subscription for `demand` more values.
     ///
@@ -92,7 +91,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Records the subscription and asks for the initial demand.
     public func receive(subscription: any Subscription) {
-        lock.withLock { _ in
+        lock.withLockUnchecked {
             recorded.append(.subscription(String(describing: subscription)))
             subscriptions.append(subscription)
         }
@@ -104,13 +103,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Runs `onValue`, records the value and returns `demandPerValue`.
     public func receive(_ input: Input) -> Subscribers.Demand {
         valueHook?(input)
-        lock.withLock { _ in recorded.append(.value(input)) }
+        lock.withLockUnchecked { recorded.append(.value(input)) }
         return demandPerValue
     }
 
     /// Records the completion.
     public func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock { _ in recorded.append(.completion(completion)) }
+        lock.withLockUnchecked { recorded.append(.completion(completion)) }
     }
 
     /// `"TestSubscriber"`.

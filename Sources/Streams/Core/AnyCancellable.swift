@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A type-erasing cancellable that cancels when it is deinitialized.
 ///
@@ -13,7 +12,7 @@ import Synchronization
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscriber behind `values`: it asks upstream for one value per `next()` and hands that
 /// value, or the completion, to the task waiting in `next()`.
@@ -19,7 +18,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
     }
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

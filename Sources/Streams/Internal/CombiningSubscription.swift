@@ -1,4 +1,3 @@
-import Synchronization
 
 /// How a `CombiningSubscription` combines its upstreams' values.
 @usableFromInline
@@ -24,7 +23,7 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
     @usableFromInline
     let mode: CombiningMode
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     @usableFromInline
     @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The downstream end of an operator that merges events from several upstreams (`merge`,
 /// `flatMap`, `switchToLatest`, `combineLatest`, `zip`).
@@ -20,7 +19,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     typealias Input = Downstream.Input
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     @usableFromInline
     let onDelivered: ((Int) -> Void)?

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `replaceError(with:)` and `asResult()`: values pass through (changed
 /// by `transform`); an upstream failure becomes one last value, `recover(error)`, sent as soon
@@ -12,7 +11,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

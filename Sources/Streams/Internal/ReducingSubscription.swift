@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What a reducing operator does with one upstream value.
 @usableFromInline
@@ -55,7 +54,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `receive(on:)` and `delay(for:scheduler:)`: the subscription goes
 /// downstream at once, requests and cancellation go straight upstream, and every value and the
@@ -14,7 +13,7 @@ final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscri
     @usableFromInline
     let reschedule: (@escaping () -> Void) -> Void
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What `SequentialSubscription` does when its first publisher completes.
 @usableFromInline
@@ -49,7 +48,7 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

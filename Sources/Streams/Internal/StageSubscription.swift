@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind the operators that map each upstream value to at most one value and
 /// may end the stream early: `tryMap`, `tryFilter`, `tryCompactMap`, `scan`, `tryScan`,
@@ -37,7 +36,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

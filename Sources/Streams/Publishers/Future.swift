@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A publisher that eventually produces one value and finishes, or fails.
 ///
@@ -21,7 +20,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -103,7 +102,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

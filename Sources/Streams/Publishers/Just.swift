@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A publisher that sends one value to each subscriber, then finishes.
 ///
@@ -65,7 +64,7 @@ where Downstream.Input == Output {
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension ConnectablePublisher {
     /// Connects when the first subscriber arrives and disconnects when the last one cancels.
@@ -30,7 +29,7 @@ extension Publishers {
         public final let upstream: Upstream
 
         @usableFromInline
-        let lock = Mutex<Void>(())
+        let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)
@@ -97,7 +96,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let gate = DeliveryGate()
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

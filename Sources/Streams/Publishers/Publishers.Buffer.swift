@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Keeps up to `size` values that arrive while the downstream has no demand, and sends them
@@ -108,7 +107,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Collects values into arrays of `count` and sends each array as it fills; when upstream
@@ -69,7 +68,7 @@ where Downstream.Input == [Element] {
     @usableFromInline
     let count: Int
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     /// Touched only by upstream's calls.
     @usableFromInline
     @exclusivity(unchecked)

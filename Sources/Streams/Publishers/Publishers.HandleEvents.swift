@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Runs closures when events pass through, before they are forwarded: for logging,
@@ -96,7 +95,7 @@ extension Publishers.HandleEvents {
         @usableFromInline
         let name: String
         @usableFromInline
-        let lock = Mutex<Void>(())
+        let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Shares this publisher through a subject that `createSubject` makes, once, on first use.
@@ -51,7 +50,7 @@ extension Publishers {
         public let createSubject: () -> SubjectType
 
         @usableFromInline
-        let lock = Mutex<Void>(())
+        let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Prints a line for every event that passes: subscription, request, value, completion and
@@ -82,7 +81,7 @@ final class EventPrinter: @unchecked Sendable {
     @usableFromInline
     let prefix: String
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Passes on every value; if upstream finishes without sending any, sends `output` first.
@@ -62,7 +61,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     @usableFromInline
     let replacement: Downstream.Input
     /// Touched only by upstream's calls, which never overlap.

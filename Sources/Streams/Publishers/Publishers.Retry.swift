@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Subscribes to this publisher again when it fails, up to `retries` more times; a negative
@@ -73,7 +72,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let upstreamPublisher: Upstream
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

@@ -69,7 +69,7 @@ final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProto
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
 

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Retries when the user says so: on a failure, subscribes to the publisher `trigger` makes
@@ -67,7 +66,7 @@ final class RetryOnSubscription<Upstream: Publisher, Trigger: Publisher, Downstr
     AttemptParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

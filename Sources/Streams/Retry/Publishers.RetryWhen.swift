@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Retries the errors you choose, waiting between attempts with backoff and jitter, and never

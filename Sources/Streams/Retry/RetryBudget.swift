@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A retry budget that many pipelines share: a token bucket that every retry draws from and every
 /// success refills, so that when a dependency goes down, a fleet of callers soon stops retrying
@@ -23,7 +22,9 @@ public final class RetryBudget: Sendable {
     /// The tokens one successful attempt gives back.
     public let successRefill: Int
 
-    private let tokens: Mutex<Int>
+    private let lock = Lock()
+    // Guarded by `lock`.
+    nonisolated(unsafe) private var tokens: Int
 
     /// Makes a full budget. `retryCost` must be positive and at most `capacity`;
     /// `successRefill` must not be negative.
@@ -38,7 +39,7 @@ public final class RetryBudget: Sendable {
         self.capacity = capacity
         self.retryCost = retryCost
         self.successRefill = successRefill
-        tokens = Mutex(capacity)
+        tokens = capacity
     }
 
     /// The tokens in the bucket now.
@@ -47,7 +48,7 @@ public final class RetryBudget: Sendable {
     /// if budget.available < budget.retryCost { print("retries are paused") }
     /// ```
     public var available: Int {
-        tokens.withLock { $0 }
+        lock.withLockUnchecked { tokens }
     }
 
     /// Takes the cost of one retry; false, taking nothing, when the bucket cannot pay it.
@@ -56,7 +57,7 @@ public final class RetryBudget: Sendable {
     /// if budget.withdrawRetry() { scheduleRetry() } else { giveUp() }
     /// ```
     public func withdrawRetry() -> Bool {
-        tokens.withLock { tokens in
+        lock.withLockUnchecked {
             guard tokens >= retryCost else { return false }
             tokens -= retryCost
             return true
@@ -69,6 +70,6 @@ public final class RetryBudget: Sendable {
     /// budget.recordSuccess()
     /// ```
     public func recordSuccess() {
-        tokens.withLock { $0 = min(capacity, $0 + successRefill) }
+        lock.withLockUnchecked { tokens = min(capacity, tokens + successRefill) }
     }
 }

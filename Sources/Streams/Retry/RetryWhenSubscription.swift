@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription of `retry(_:when:backoff:scheduler:)`.
 ///
@@ -18,7 +17,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let scheduler: Context
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A subject that holds a current value and gives it to each new subscriber.
 ///

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// An object that announces its changes before they happen, through `objectWillChange`.
 ///
@@ -42,7 +41,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
             mirror = current.superclassMirror
         }
         guard !properties.isEmpty else { return ObservableObjectPublisher() }
-        return publishedPropertiesInstallation.withLock { _ in
+        return publishedPropertiesInstallation.withLockUnchecked {
             let publisher = properties.lazy.compactMap(\.willChange).first ?? ObservableObjectPublisher()
             for property in properties { property.install(willChange: publisher) }
             return publisher
@@ -52,7 +51,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 
 /// Serialises handing an object's `objectWillChange` to its `@Published` properties, so that two
 /// threads asking at once get the same publisher.
-let publishedPropertiesInstallation = Mutex<Void>(())
+let publishedPropertiesInstallation = Lock()
 
 /// A `@Published` property, as `ObservableObject` finds it by reflection.
 protocol PublishedProperty {

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A subject that broadcasts each value to the subscribers it has when the value is sent.
 ///

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A property wrapper that publishes every change of the property.
 ///
@@ -110,7 +109,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

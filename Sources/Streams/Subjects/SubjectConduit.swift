@@ -56,7 +56,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     @usableFromInline
     let buffersLatest: Bool
     /// While the subscriber has unlimited demand and nothing is queued, buffered, delivering or

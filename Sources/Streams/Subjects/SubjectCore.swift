@@ -1,4 +1,3 @@
-import Synchronization
 
 /// What ``PassthroughSubject`` and ``CurrentValueSubject`` share: the conduits to their
 /// subscribers, the completion, the upstream subscriptions they were given and, for
@@ -12,7 +11,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     typealias Conduits = ContiguousArray<SubjectConduitEntry<Output, Failure>>
 
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
     @usableFromInline

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Sends this publisher's values and completion into `subject`.
@@ -27,7 +26,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     let gate = DeliveryGate()
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher where Failure == Never {
     /// Writes every value to `object`'s property at `keyPath`.
@@ -36,7 +35,7 @@ extension Subscribers {
         public typealias Failure = Never
 
         @usableFromInline
-        let lock = Mutex<Void>(())
+        let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Attaches a subscriber that asks for unlimited values and calls a closure for each value
@@ -71,7 +70,7 @@ extension Subscribers {
         @usableFromInline
         let gate = DeliveryGate()
         @usableFromInline
-        let lock = Mutex<Void>(())
+        let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `flatMap`.
 ///
@@ -15,7 +14,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     @usableFromInline
     let maxPublishers: Subscribers.Demand
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     @usableFromInline
     @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!

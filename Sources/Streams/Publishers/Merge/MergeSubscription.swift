@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `merge`: a fixed number of upstreams of one element type, delivered
 /// serially through an ``Outlet``.
@@ -14,7 +13,7 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

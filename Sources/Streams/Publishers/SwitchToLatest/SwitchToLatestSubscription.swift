@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `switchToLatest`.
 ///
@@ -13,7 +12,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Collects values and sends them as arrays on a schedule: at the end of every interval (if
@@ -81,7 +80,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     @usableFromInline
     let options: Context.SchedulerOptions?
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline

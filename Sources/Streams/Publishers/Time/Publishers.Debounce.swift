@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Passes on a value only after `dueTime` has passed without another value: the last of
@@ -92,7 +91,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let debounce: Publishers.Debounce<Upstream, Context>
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Subscribes, requests and cancels on `scheduler`; values are not moved.
@@ -71,7 +70,7 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline
     let options: Context.SchedulerOptions?
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Passes on at most one value per `interval`: the newest (`latest: true`) or the first
@@ -72,7 +71,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let throttle: Publishers.Throttle<Upstream, Context>
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publisher {
     /// Ends the stream if the upstream stays silent for `interval`: with the error
@@ -82,7 +81,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let timeout: Publishers.Timeout<Upstream, Context>
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)

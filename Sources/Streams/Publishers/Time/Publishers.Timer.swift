@@ -1,4 +1,3 @@
-import Synchronization
 
 extension Publishers {
     /// A connectable publisher that sends the scheduler's time every interval, on any

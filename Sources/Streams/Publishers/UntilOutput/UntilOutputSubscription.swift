@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The subscription behind `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`: it watches a
 /// second publisher, the trigger, for its first value.
@@ -25,7 +24,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let mapTriggerFailure: ((Trigger.Failure) -> Downstream.Failure)?
     @usableFromInline
-    let lock = Mutex<Void>(())
+    let lock = Lock()
 
     // Guarded by `lock`.
     @usableFromInline
