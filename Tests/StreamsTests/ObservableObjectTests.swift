@@ -92,4 +92,36 @@ struct ObservableObjectTests {
         }
         #expect(Set(publishers.withLock { $0 }).count == 1)
     }
+
+    @Test func aSubclassAnnouncesEveryChangeBeforeItHappens() {
+        let derived = Derived()
+        let seen = Log<String>()
+        let cancellable = derived.objectWillChange.sink { seen.append("\(derived.base)/\(derived.derived)") }
+        derived.base = 1
+        derived.derived = 2
+        derived.base += 1
+        #expect(seen.items == ["0/0", "1/0", "1/2"])
+        #expect(derived.base == 2 && derived.derived == 2)
+        cancellable.cancel()
+    }
+
+    /// Calls `@Published`'s enclosing-instance subscript directly, as the compiler does.
+    final class Direct: ObservableObject {
+        @Published var name = ""
+
+        var nameThroughSubscript: String {
+            get { Published[_enclosingInstance: self, wrapped: \.name, storage: \._name] }
+            set { Published[_enclosingInstance: self, wrapped: \.name, storage: \._name] = newValue }
+        }
+    }
+
+    @Test func theEnclosingInstanceSubscriptReadsAndWritesTheProperty() {
+        let model = Direct()
+        let changes = Log<String>()
+        let cancellable = model.objectWillChange.sink { changes.append(model.name) }
+        model.nameThroughSubscript = "bob"
+        #expect(model.name == "bob" && model.nameThroughSubscript == "bob")
+        #expect(changes.items == [""])
+        cancellable.cancel()
+    }
 }

@@ -67,4 +67,18 @@ struct RecordTests {
         let neverFails = try JSONDecoder().decode(Record<String, Never>.self, from: JSONEncoder().encode(Record<String, Never>(output: ["a"], completion: .finished)))
         #expect(neverFails.recording.output == ["a"])
     }
+
+    @Test func recordingsEncodeIntoAnEncoderAsCombineNamesIt() throws {
+        struct Wrapper: Encodable {
+            let recording: Record<Int, Never>.Recording
+            func encode(to encoder: any Encoder) throws { try recording.encode(into: encoder) }
+        }
+        let recording = Record<Int, Never>.Recording(output: [1, 2], completion: .finished)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(Wrapper(recording: recording)) == encoder.encode(recording))
+        let decoded = try JSONDecoder().decode(
+            Record<Int, Never>.Recording.self, from: try encoder.encode(Wrapper(recording: recording)))
+        #expect(decoded == recording)
+    }
 }

@@ -103,3 +103,17 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
     @usableFromInline
     var playgroundDescription: Any { description }
 }
+
+extension Publishers.CompactMap {
+    /// Fuses a compact-map and a map into one `CompactMap` on the same upstream; `transform`
+    /// runs only for non-`nil` results.
+    ///
+    /// ```swift
+    /// let doubled = texts.compactMap { Int($0) }.map { $0 * 2 }   // one Publishers.CompactMap
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap(upstream: upstream) { first($0).map(transform) }
+    }
+}

@@ -104,3 +104,17 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
     @usableFromInline
     var playgroundDescription: Any { description }
 }
+
+extension Publishers.Filter {
+    /// Fuses a filter and a throwing filter into one `TryFilter` on the filter's upstream;
+    /// `isIncluded` runs only for values the first predicate kept.
+    ///
+    /// ```swift
+    /// let valid = numbers.filter { $0 > 0 }.tryFilter { try verify($0) }   // one Publishers.TryFilter
+    /// ```
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { first($0) ? try isIncluded($0) : false }
+    }
+}

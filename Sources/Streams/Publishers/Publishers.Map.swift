@@ -61,6 +61,18 @@ extension Publishers.Map {
         let first = self.transform
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
+
+    /// Fuses a map and a throwing map into one `TryMap` on the map's upstream.
+    ///
+    /// ```swift
+    /// let parsed: Publishers.TryMap<PassthroughSubject<String, Never>, Int> =
+    ///     subject.map { $0.trimmed() }.tryMap { try parse($0) }
+    /// ```
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
 }
 
 /// Map's subscriber: it has no state, so the upstream subscription goes straight downstream and

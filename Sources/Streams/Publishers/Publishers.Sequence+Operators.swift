@@ -76,24 +76,171 @@ extension Publishers.Sequence {
         Publishers.Sequence<Elements, E>(sequence: sequence)
     }
 
-    /// Appends elements to the sequence.
+    /// Drops elements while `predicate` holds, now.
     ///
     /// ```swift
-    /// let more = [1, 2].publisher.append(3, 4)   // publishes [1, 2, 3, 4]
+    /// let rest = [1, 2, 5, 1].publisher.drop { $0 < 3 }   // publishes 5, 1
     /// ```
     @inlinable
-    public func append(_ elements: Elements.Element...) -> Publishers.Sequence<[Elements.Element], Failure> {
-        Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence) + elements)
+    public func drop(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+        Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
     }
 
-    /// Puts elements before the sequence.
+    /// Keeps elements while `predicate` holds, now.
     ///
     /// ```swift
-    /// let more = [3, 4].publisher.prepend(1, 2)   // publishes [1, 2, 3, 4]
+    /// let small = [1, 2, 5, 1].publisher.prefix { $0 < 3 }   // publishes [1, 2]
     /// ```
     @inlinable
-    public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<[Elements.Element], Failure> {
-        Publishers.Sequence<[Elements.Element], Failure>(sequence: elements + Array(sequence))
+    public func prefix(
+        while predicate: (Elements.Element) -> Bool
+    ) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.prefix(while: predicate))
+    }
+
+    /// Replaces `nil` elements with `output`, now.
+    ///
+    /// ```swift
+    /// let filled = [1, nil, 3].publisher.replaceNil(with: 0)   // publishes [1, 0, 3]
+    /// ```
+    @inlinable
+    public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Elements.Element], Failure>
+    where Elements.Element == T? {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.map { $0 ?? output })
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection {
+    /// The elements in `range`: the collection is sliced once and the slice copied.
+    ///
+    /// ```swift
+    /// let middle = Set([1, 2, 3]).publisher.output(in: someRange)
+    /// ```
+    @inlinable
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection, Failure == Never {
+    /// The element at `index`, or nothing when the collection has no such index.
+    ///
+    /// ```swift
+    /// let second = "abc".publisher.output(at: "abc".index(after: "abc".startIndex))   // "b"
+    /// ```
+    @inlinable
+    public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection {
+    /// The elements in `range`: the collection is sliced once and the slice copied.
+    ///
+    /// ```swift
+    /// let middle = [1, 2, 3, 4].publisher.output(in: 1..<3)   // publishes [2, 3]
+    /// ```
+    @inlinable
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
+        Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection, Failure == Never {
+    /// The element at `index`, or nothing when it is out of bounds.
+    ///
+    /// ```swift
+    /// let second: Optional<Int>.Publisher = [1, 2, 3].publisher.output(at: 1)   // 2
+    /// ```
+    @inlinable
+    public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
+        Optional<Elements.Element>.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
+    }
+}
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// `elements` followed by `tail`, in a collection of this publisher's type.
+    @inlinable
+    static func joined<S: Swift.Sequence>(_ elements: S, _ tail: Elements) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var joined = Elements()
+        joined.reserveCapacity(tail.count + elements.underestimatedCount)
+        joined.append(contentsOf: elements)
+        joined.append(contentsOf: tail)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// This sequence followed by `elements`, in a collection of the same type.
+    @inlinable
+    func appending<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        var joined = sequence
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// Puts elements before the sequence, now.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend(1, 2)   // 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        Self.joined(elements, sequence)
+    }
+
+    /// Puts the elements of `elements` before the sequence, now.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = [3, 4].publisher.prepend(1...2)   // 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        Self.joined(elements, sequence)
+    }
+
+    /// Puts `publisher`'s sequence before this one, now.
+    ///
+    /// ```swift
+    /// let more = [3, 4].publisher.prepend([1, 2].publisher)   // publishes 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        publisher.appending(sequence)
+    }
+
+    /// Appends elements to the sequence, now.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append(3, 4)   // 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
+        appending(elements)
+    }
+
+    /// Appends the elements of `elements` to the sequence, now.
+    ///
+    /// ```swift
+    /// let more: Publishers.Sequence<[Int], Never> = [1, 2].publisher.append(3...4)   // 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Elements.Element {
+        appending(elements)
+    }
+
+    /// Appends `publisher`'s sequence to this one, now.
+    ///
+    /// ```swift
+    /// let more = [1, 2].publisher.append([3, 4].publisher)   // publishes 1, 2, 3, 4
+    /// ```
+    @inlinable
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        appending(publisher.sequence)
     }
 }
 

@@ -56,3 +56,17 @@ extension Publishers {
         }
     }
 }
+
+extension Publishers.TryCompactMap {
+    /// Fuses a throwing compact-map and a compact-map into one `TryCompactMap` on the same
+    /// upstream; `transform` runs only for non-`nil` results and may throw.
+    ///
+    /// ```swift
+    /// let positive = texts.tryCompactMap { try parse($0) }.compactMap { $0 > 0 ? $0 : nil }
+    /// ```
+    @inlinable
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}

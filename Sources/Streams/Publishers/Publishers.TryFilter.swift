@@ -61,3 +61,29 @@ extension Publishers {
         }
     }
 }
+
+extension Publishers.TryFilter {
+    /// Fuses a throwing filter and a filter into one `TryFilter`; `isIncluded` runs only for
+    /// values the first predicate kept.
+    ///
+    /// ```swift
+    /// let small = numbers.tryFilter { try check($0) }.filter { $0 < 10 }   // one Publishers.TryFilter
+    /// ```
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Fuses two throwing filters into one `TryFilter`; `isIncluded` runs only for values the
+    /// first predicate kept.
+    ///
+    /// ```swift
+    /// let valid = numbers.tryFilter { try check($0) }.tryFilter { try verify($0) }
+    /// ```
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) ? try isIncluded($0) : false }
+    }
+}

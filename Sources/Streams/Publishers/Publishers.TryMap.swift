@@ -61,3 +61,27 @@ extension Publishers {
         }
     }
 }
+
+extension Publishers.TryMap {
+    /// Fuses a throwing map and a map into one `TryMap` on the same upstream.
+    ///
+    /// ```swift
+    /// let doubled = texts.tryMap { try parse($0) }.map { $0 * 2 }   // one Publishers.TryMap
+    /// ```
+    @inlinable
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses two throwing maps into one `TryMap` on the same upstream.
+    ///
+    /// ```swift
+    /// let checked = texts.tryMap { try parse($0) }.tryMap { try validate($0) }
+    /// ```
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+    }
+}

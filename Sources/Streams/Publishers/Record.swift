@@ -143,6 +143,15 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
         try container.encode(output, forKey: .output)
         try container.encode(completion, forKey: .completion)
     }
+
+    /// Encodes the values and the completion: Combine's other name for ``encode(to:)``.
+    ///
+    /// ```swift
+    /// try recording.encode(into: encoder)
+    /// ```
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
 }
 
 extension Record: Codable where Output: Codable, Failure: Codable {

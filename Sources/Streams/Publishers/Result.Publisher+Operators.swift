@@ -1,5 +1,5 @@
-// Combine's specialised operators on `Result.Publisher` and `Optional.Publisher`: applied at once
-// to the one result, they return another single-result publisher.
+// Combine's specialised operators on `Result.Publisher`: applied at once to the one result, they
+// return another single-result publisher.
 
 extension Result.Publisher {
     /// Transforms a success now.
@@ -19,16 +19,7 @@ extension Result.Publisher {
     /// ```
     @inlinable
     public func tryMap<T>(_ transform: (Success) throws -> T) -> Result<T, any Error>.Publisher {
-        switch result {
-        case .success(let value):
-            do {
-                return Result<T, any Error>.Publisher(.success(try transform(value)))
-            } catch {
-                return Result<T, any Error>.Publisher(.failure(error))
-            }
-        case .failure(let error):
-            return Result<T, any Error>.Publisher(.failure(error))
-        }
+        trying(transform)
     }
 
     /// Transforms a failure now.
@@ -61,37 +52,5 @@ extension Result.Publisher where Failure == Never {
     @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Success, E>.Publisher {
         Result<Success, E>.Publisher(result.mapError { never -> E in })
-    }
-}
-
-extension Optional.Publisher {
-    /// Transforms the value, if any, now.
-    ///
-    /// ```swift
-    /// let doubled = Optional(2).publisher.map { $0 * 2 }
-    /// ```
-    @inlinable
-    public func map<T>(_ transform: (Wrapped) -> T) -> Optional<T>.Publisher {
-        Optional<T>.Publisher(output.map(transform))
-    }
-
-    /// Keeps the value, if any, when it satisfies `isIncluded`.
-    ///
-    /// ```swift
-    /// let none = Optional(2).publisher.filter { $0 > 5 }
-    /// ```
-    @inlinable
-    public func filter(_ isIncluded: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
-        Optional<Wrapped>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
-    }
-
-    /// Transforms the value, if any, keeping a non-`nil` result.
-    ///
-    /// ```swift
-    /// let number = Optional("7").publisher.compactMap { Int($0) }
-    /// ```
-    @inlinable
-    public func compactMap<T>(_ transform: (Wrapped) -> T?) -> Optional<T>.Publisher {
-        Optional<T>.Publisher(output.flatMap(transform))
     }
 }

@@ -2,13 +2,6 @@ import Dispatch
 import Foundation
 
 extension OperationQueue: Scheduler {
-    /// The queue's time: a `Date`.
-    ///
-    /// ```swift
-    /// let inASecond = OperationQueue.main.now.advanced(by: .seconds(1))
-    /// ```
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// Options for work on an operation queue: there are none.
     ///
     /// ```swift

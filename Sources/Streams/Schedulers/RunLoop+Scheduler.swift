@@ -1,13 +1,6 @@
 import Foundation
 
 extension RunLoop: Scheduler {
-    /// The run loop's time: a `Date`.
-    ///
-    /// ```swift
-    /// let inASecond = RunLoop.main.now.advanced(by: .seconds(1))
-    /// ```
-    public typealias SchedulerTimeType = DateSchedulerTime
-
     /// Options for work on a run loop: there are none.
     ///
     /// ```swift

@@ -47,6 +47,25 @@ public struct Published<Value> {
         nonmutating set { storage.set(newValue) }
     }
 
+    /// The property as a class reaches it: the compiler routes every read and write of a
+    /// `@Published` property of a class through this subscript, with the object that owns it.
+    ///
+    /// A write sends the owning ``ObservableObject``'s `objectWillChange` first (once someone
+    /// has asked for it), then publishes the new value, then stores it.
+    ///
+    /// ```swift
+    /// let name = Published<String>[_enclosingInstance: model, wrapped: \.name, storage: \._name]
+    /// ```
+    @inlinable
+    public static subscript<EnclosingSelf: AnyObject>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
+    ) -> Value {
+        get { object[keyPath: storageKeyPath].storage.current }
+        set { object[keyPath: storageKeyPath].storage.set(newValue) }
+    }
+
     /// The publisher of the property's values: `$property`.
     @inlinable
     public var projectedValue: Publisher {
