@@ -290,6 +290,9 @@ struct CombineSurfaceTests {
         #expect(fused { subject -> Publishers.Merge3<Subject, Just<Int>, Just<Int>> in
             subject.merge(with: Just(7)).merge(with: Just(8))
         } == "7 8 1 2 3 |")
+        #expect(fused { subject -> Publishers.SetFailureType<Subject, Oops> in
+            subject.setFailureType(to: TestError.self).setFailureType(to: Oops.self)
+        } == "1 2 3 |")
         let mergeMany: Publishers.MergeMany<Just<Int>> = Just(1).merge(with: Just(2)).merge(with: Just(3))
         #expect(trace(mergeMany) == "1 2 3 |")
     }
