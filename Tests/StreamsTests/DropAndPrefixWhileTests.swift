@@ -8,6 +8,7 @@ struct DropAndPrefixWhileTests {
         let asked = Log<Int>()
         let subscriber = TestSubscriber<Int, Never>()
         [1, 2, 5, 1, 7].publisher
+            .eraseToAnyPublisher()
             .drop { value in
                 asked.append(value)
                 return value < 3

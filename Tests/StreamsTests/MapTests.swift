@@ -60,7 +60,7 @@ struct MapTests {
         let subscriber = TestSubscriber<Int, Never>()
         let replaced: Publishers.Map<PassthroughSubject<Int?, Never>, Int> =
             PassthroughSubject<Int?, Never>().replaceNil(with: 0)
-        [1, nil, 3].publisher.replaceNil(with: 0).subscribe(subscriber)
+        [1, nil, 3].publisher.eraseToAnyPublisher().replaceNil(with: 0).subscribe(subscriber)
         #expect(subscriber.values == [1, 0, 3])
         _ = replaced
     }

@@ -24,11 +24,11 @@ struct OutputTests {
 
     @Test func outputAtAndIn() {
         let at = TestSubscriber<String, Never>()
-        ["a", "b", "c"].publisher.output(at: 2).subscribe(at)
+        ["a", "b", "c"].publisher.eraseToAnyPublisher().output(at: 2).subscribe(at)
         #expect(at.values == ["c"])
         #expect(at.completion == .finished)
         let within = TestSubscriber<Int, Never>(initialDemand: .max(1))
-        (0..<10).publisher.output(in: 3..<5).subscribe(within)
+        (0..<10).publisher.eraseToAnyPublisher().output(in: 3..<5).subscribe(within)
         #expect(within.values == [3])
         within.request(.max(1))
         #expect(within.values == [3, 4])

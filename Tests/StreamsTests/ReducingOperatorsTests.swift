@@ -29,7 +29,7 @@ struct ReducingOperatorsTests {
 
     @Test func reduceWaitsForDemandButNotAFailure() {
         let waiting = TestSubscriber<Int, Never>(initialDemand: nil)
-        [1, 2, 3].publisher.reduce(0, +).subscribe(waiting)
+        [1, 2, 3].publisher.eraseToAnyPublisher().reduce(0, +).subscribe(waiting)
         #expect(waiting.values.isEmpty)
         waiting.request(.max(1))
         #expect(waiting.values == [6])
@@ -60,7 +60,7 @@ struct ReducingOperatorsTests {
 
     @Test func countCountsTheValues() {
         let subscriber = TestSubscriber<Int, Never>()
-        ["a", "b", "c"].publisher.count().subscribe(subscriber)
+        ["a", "b", "c"].publisher.eraseToAnyPublisher().count().subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Count"), .value(3), .completion(.finished)])
         let empty = TestSubscriber<Int, Never>()
         Empty<String, Never>().count().subscribe(empty)
@@ -69,7 +69,7 @@ struct ReducingOperatorsTests {
 
     @Test func lastSendsTheLastValueOrJustFinishes() {
         let subscriber = TestSubscriber<Int, Never>()
-        [1, 2, 3].publisher.last().subscribe(subscriber)
+        [1, 2, 3].publisher.eraseToAnyPublisher().last().subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Last"), .value(3), .completion(.finished)])
         // Nothing to send: the completion does not wait for demand.
         let empty = TestSubscriber<Int, Never>(initialDemand: nil)
@@ -79,7 +79,7 @@ struct ReducingOperatorsTests {
 
     @Test func lastWhereAndTryLastWhere() {
         let subscriber = TestSubscriber<Int, Never>()
-        [1, 2, 3, 4, 5].publisher.last { $0.isMultiple(of: 2) }.subscribe(subscriber)
+        [1, 2, 3, 4, 5].publisher.eraseToAnyPublisher().last { $0.isMultiple(of: 2) }.subscribe(subscriber)
         #expect(subscriber.values == [4])
         #expect(subscriber.completion == .finished)
 
@@ -103,7 +103,7 @@ struct ReducingOperatorsTests {
         #expect(subscriber.events == [.subscription("IgnoreOutput"), .completion(.failure(.oops))])
 
         let finishing = TestSubscriber<Never, Never>(initialDemand: nil)
-        [1, 2].publisher.ignoreOutput().subscribe(finishing)
+        [1, 2].publisher.eraseToAnyPublisher().ignoreOutput().subscribe(finishing)
         #expect(finishing.completion == .finished)
     }
 
@@ -119,17 +119,17 @@ struct ReducingOperatorsTests {
         #expect(cancels.items.count == 1)
 
         let missing = TestSubscriber<Bool, Never>()
-        ["a", "b"].publisher.contains("c").subscribe(missing)
+        ["a", "b"].publisher.eraseToAnyPublisher().contains("c").subscribe(missing)
         #expect(missing.values == [false])
     }
 
     @Test func containsWhereAndTryContainsWhere() {
         let subscriber = TestSubscriber<Bool, Never>()
-        [1, 5, 20].publisher.contains { $0 > 10 }.subscribe(subscriber)
+        [1, 5, 20].publisher.eraseToAnyPublisher().contains { $0 > 10 }.subscribe(subscriber)
         #expect(subscriber.values == [true])
 
         let throwing = TestSubscriber<Bool, any Error>()
-        [1, -1, 20].publisher
+        [1, -1, 20].publisher.eraseToAnyPublisher()
             .tryContains { value in
                 guard value >= 0 else { throw TestError.oops }
                 return value > 10
@@ -150,7 +150,7 @@ struct ReducingOperatorsTests {
         #expect(cancels.items.count == 1)
 
         let all = TestSubscriber<Bool, Never>()
-        [1, 2].publisher.allSatisfy { $0 > 0 }.subscribe(all)
+        [1, 2].publisher.eraseToAnyPublisher().allSatisfy { $0 > 0 }.subscribe(all)
         #expect(all.values == [true])
         let vacuous = TestSubscriber<Bool, Never>()
         Empty<Int, Never>().allSatisfy { $0 > 0 }.subscribe(vacuous)
@@ -159,7 +159,7 @@ struct ReducingOperatorsTests {
 
     @Test func tryAllSatisfyFailsOnThrow() {
         let subscriber = TestSubscriber<Bool, any Error>()
-        [1, 2, 3].publisher
+        [1, 2, 3].publisher.eraseToAnyPublisher()
             .tryAllSatisfy { value in
                 guard value < 3 else { throw TestError.other }
                 return true
@@ -172,17 +172,17 @@ struct ReducingOperatorsTests {
     @Test func minAndMaxKeepTheFirstOfEqualValues() {
         let words = ["bb", "a", "cc", "d"]
         let shortest = TestSubscriber<String, Never>()
-        words.publisher.min { $0.count < $1.count }.subscribe(shortest)
+        words.publisher.eraseToAnyPublisher().min { $0.count < $1.count }.subscribe(shortest)
         #expect(shortest.values == ["a"])
         let longest = TestSubscriber<String, Never>()
-        words.publisher.max { $0.count < $1.count }.subscribe(longest)
+        words.publisher.eraseToAnyPublisher().max { $0.count < $1.count }.subscribe(longest)
         #expect(longest.values == ["bb"])
 
         let smallest = TestSubscriber<Int, Never>()
-        [3, 1, 2].publisher.min().subscribe(smallest)
+        [3, 1, 2].publisher.eraseToAnyPublisher().min().subscribe(smallest)
         #expect(smallest.events == [.subscription("Comparison"), .value(1), .completion(.finished)])
         let largest = TestSubscriber<Int, Never>()
-        [3, 1, 2].publisher.max().subscribe(largest)
+        [3, 1, 2].publisher.eraseToAnyPublisher().max().subscribe(largest)
         #expect(largest.values == [3])
         let none = TestSubscriber<Int, Never>()
         Empty<Int, Never>().max().subscribe(none)
@@ -191,10 +191,10 @@ struct ReducingOperatorsTests {
 
     @Test func tryMinAndTryMax() {
         let smallest = TestSubscriber<Int, any Error>()
-        [3, 1, 2].publisher.tryMin { $0 < $1 }.subscribe(smallest)
+        [3, 1, 2].publisher.eraseToAnyPublisher().tryMin { $0 < $1 }.subscribe(smallest)
         #expect(smallest.values == [1])
         let largest = TestSubscriber<Int, any Error>()
-        [3, 1, 2].publisher.tryMax { $0 < $1 }.subscribe(largest)
+        [3, 1, 2].publisher.eraseToAnyPublisher().tryMax { $0 < $1 }.subscribe(largest)
         #expect(largest.values == [3])
 
         let throwing = TestSubscriber<Int, any Error>()
@@ -210,7 +210,7 @@ struct ReducingOperatorsTests {
 
     @Test func cancelBeforeTheResultSendsNothing() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
-        [1, 2].publisher.count().subscribe(subscriber)
+        [1, 2].publisher.eraseToAnyPublisher().count().subscribe(subscriber)
         subscriber.cancel()
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription("Count")])

@@ -154,8 +154,7 @@ extension Just {
     /// ```
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst requires a count of zero or more, got \(count)")
-        return Optional<Output>.Publisher(count > 0 ? nil : output)
+        Optional<Output>.Publisher(output).dropFirst(count)
     }
 
     /// The value if `maxLength` is at least one.
@@ -165,8 +164,7 @@ extension Just {
     /// ```
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix requires a length of zero or more, got \(maxLength)")
-        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+        Optional<Output>.Publisher(output).prefix(maxLength)
     }
 
     /// The value if `index` is 0.
@@ -176,8 +174,7 @@ extension Just {
     /// ```
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:) requires a position of zero or more, got \(index)")
-        return Optional<Output>.Publisher(index == 0 ? output : nil)
+        Optional<Output>.Publisher(output).output(at: index)
     }
 
     /// The value if `range` contains position 0.
