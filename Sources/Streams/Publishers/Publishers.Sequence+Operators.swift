@@ -116,7 +116,8 @@ extension Publishers.Sequence where Elements: Collection {
     /// The elements in `range`: the collection is sliced once and the slice copied.
     ///
     /// ```swift
-    /// let middle = Set([1, 2, 3]).publisher.output(in: someRange)
+    /// let text = "abc"
+    /// let head = text.publisher.output(in: text.startIndex..<text.index(after: text.startIndex))   // "a"
     /// ```
     @inlinable
     public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
