@@ -155,6 +155,12 @@ struct SpecialisedOverloadCallsTests {
         #expect(some.collect().output == [3])
     }
 
+    @Test func justOutputInTestsMembershipOfPositionZero() {
+        // Combine keys on the lower bound only (documented).
+        #expect(Just(1).output(in: 0..<0).output == nil)
+        #expect(Just(1).output(in: -10..<10).output == 1)
+    }
+
     @Test func optionalTrapsOnANegativePosition() async {
         await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.dropFirst(-1) }
         await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(at: -1) }

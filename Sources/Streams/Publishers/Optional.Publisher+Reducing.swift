@@ -90,7 +90,7 @@ extension Optional.Publisher {
     /// The number of values: 1, or 0 when there is none (Combine publishes nothing for `nil`).
     ///
     /// ```swift
-    /// let none: Optional<Int>.Publisher = Optional<String>.none.publisher.count()   // 0
+    /// let zero: Optional<Int>.Publisher = Optional<String>.none.publisher.count()   // 0
     /// ```
     @inlinable
     public func count() -> Optional<Int>.Publisher {
