@@ -226,6 +226,10 @@ struct CombineSurfaceTests {
         let prependSequence: Publishers.Sequence<[Int], Never> = numbers.prepend(4...5)
         let prependPublisher: Publishers.Sequence<[Int], Never> = numbers.prepend([4].publisher)
         let appendToString: Publishers.Sequence<String, Never> = "ab".publisher.append("c")
+        // A sequence that cannot grow (a range) appends through the generic operator.
+        let appendToRange: Publishers.Concatenate<
+            Publishers.Sequence<ClosedRange<Int>, Never>, Publishers.Sequence<[Int], Never>
+        > = (1...2).publisher.append(3)
 
         #expect(map.sequence == ["3", "1", "2"] && filter.sequence == [3, 2] && compactMap.sequence == [3, 2])
         #expect(scan.sequence == [3, 4, 6] && trace(dropFirst) == "1 2 |" && trace(prefix) == "3 1 |")
@@ -246,6 +250,7 @@ struct CombineSurfaceTests {
         #expect(appendPublisher.sequence == [3, 1, 2, 4])
         #expect(prepend.sequence == [4, 5, 3, 1, 2] && prependSequence.sequence == [4, 5, 3, 1, 2])
         #expect(prependPublisher.sequence == [4, 3, 1, 2] && appendToString.sequence == "abc")
+        #expect(trace(appendToRange) == "1 2 3 |")
     }
 
     /// What the publisher `make` builds on a subject sends when the subject sends 1, 2, 3 and

@@ -125,7 +125,9 @@ extension Result.Publisher {
     /// let same = Result<Int, TestError>.Publisher(3).tryMin { try compare($0, $1) }
     /// ```
     @inlinable
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMin(
+        by areInIncreasingOrder: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         trying { value in
             _ = try areInIncreasingOrder(value, value)
             return value
@@ -149,7 +151,9 @@ extension Result.Publisher {
     /// let same = Result<Int, TestError>.Publisher(3).tryMax { try compare($0, $1) }
     /// ```
     @inlinable
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMax(
+        by areInIncreasingOrder: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         tryMin(by: areInIncreasingOrder)
     }
 
@@ -213,7 +217,9 @@ extension Result.Publisher {
     /// let same = Result<Int, TestError>.Publisher(3).tryRemoveDuplicates { try same($0, $1) }
     /// ```
     @inlinable
-    public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryRemoveDuplicates(
+        by predicate: (Output, Output) throws -> Bool
+    ) -> Result<Output, any Error>.Publisher {
         tryMin(by: predicate)
     }
 
