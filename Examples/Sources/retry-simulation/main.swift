@@ -1,8 +1,10 @@
 // A fleet of clients retrying against a struggling server, on virtual time: which retry policy
-// drains the backlog with the fewest calls? Prints the table in Docs/RetryAndBackoff.md.
+// drains the backlog with the fewest calls? Prints the table in Docs/RetryAndBackoff.md and,
+// given a folder, writes the guide's two charts into it:
 //
-//     swift run retry-simulation
+//     swift run --package-path Examples -c release retry-simulation Docs/images
 
+import Foundation
 import Streams
 import StreamsTesting
 
@@ -19,7 +21,9 @@ final class Server {
     let downFor: Duration
     let sendsRetryAfter: Bool
     var calls = 0
-    private var window: Int64 = -1
+    /// Calls received in each second of the run.
+    var callsPerSecond: [Int] = []
+    private var window = -1
     private var servedInWindow = 0
 
     init(scheduler: TestScheduler, capacity: Int, downFor: Duration, sendsRetryAfter: Bool) {
@@ -32,12 +36,14 @@ final class Server {
     func request() -> Result<Void, Unavailable> {
         calls += 1
         let now = scheduler.now.nanoseconds
+        let second = Int(now / 1_000_000_000)
+        if callsPerSecond.count <= second { callsPerSecond += Array(repeating: 0, count: second + 1 - callsPerSecond.count) }
+        callsPerSecond[second] += 1
         let downUntil = Int64(downFor.components.seconds) * 1_000_000_000
         if now < downUntil {
             let remaining = Duration.nanoseconds(downUntil - now)
             return .failure(Unavailable(retryAfter: sendsRetryAfter ? remaining : nil))
         }
-        let second = now / 1_000_000_000
         if second != window {
             window = second
             servedInWindow = 0
@@ -54,6 +60,7 @@ struct Outcome {
     let calls: Int
     let drained: Double
     let gaveUp: Int
+    let callsPerSecond: [Int]
 }
 
 func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget? = nil, seed: UInt64) -> Outcome {
@@ -75,7 +82,8 @@ func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, budget: Retry
             .store(in: &cancellables)
     }
     scheduler.run()
-    return Outcome(calls: server.calls, drained: Double(finishedAt) / 1_000_000_000, gaveUp: gaveUp)
+    return Outcome(
+        calls: server.calls, drained: Double(finishedAt) / 1_000_000_000, gaveUp: gaveUp, callsPerSecond: server.callsPerSecond)
 }
 
 let clients = 1_000
@@ -84,11 +92,16 @@ print("Backoff: exponential from 0.5 s, doubling, capped at 30 s, at most 50 ret
 print("")
 print("| jitter | Retry-After | budget | calls | calls per client | drained after | gave up |")
 print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+var runs: [PolicyRun] = []
 func printRow(_ name: String, _ jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget?) {
     let outcome = simulate(clients: clients, jitter: jitter, sendsRetryAfter: sendsRetryAfter, budget: budget, seed: 42)
     let perClient = Double(outcome.calls) / Double(clients)
+    let drained = (outcome.drained * 10).rounded() / 10
+    runs.append(PolicyRun(
+        name: "\(name == "none" ? "no" : name) jitter, Retry-After \(sendsRetryAfter ? "sent" : "not sent")\(budget == nil ? "" : ", shared budget")",
+        calls: outcome.calls, drained: drained, callsPerSecond: outcome.callsPerSecond))
     print("| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(budget == nil ? "none" : "shared") | \(outcome.calls) | "
-        + "\((perClient * 10).rounded() / 10) | \((outcome.drained * 10).rounded() / 10) s | \(outcome.gaveUp) |")
+        + "\((perClient * 10).rounded() / 10) | \(drained) s | \(outcome.gaveUp) |")
 }
 for sendsRetryAfter in [false, true] {
     for (name, jitter) in [("none", Jitter.none), ("full", .full), ("equal", .equal), ("decorrelated", .decorrelated)] {
@@ -98,4 +111,18 @@ for sendsRetryAfter in [false, true] {
 // One RetryBudget with the defaults (500 tokens, 5 a retry, 1 back a success) shared by the fleet.
 for sendsRetryAfter in [false, true] {
     printRow("full", .full, sendsRetryAfter: sendsRetryAfter, budget: RetryBudget())
+}
+
+if let folder = CommandLine.arguments.dropFirst().first {
+    // Panels in two columns: without Retry-After on the left, with it on the right.
+    let panels = zip(runs[0..<4], runs[4..<8]).flatMap { [$0, $1] } + runs[8...]
+    let charts = [
+        "retry-requests-per-second.svg": requestsPerSecondChart(Array(panels), seconds: 60, capacity: 100),
+        "retry-calls-to-drain.svg": callsToDrainChart(runs),
+    ]
+    for (name, svg) in charts.sorted(by: { $0.key < $1.key }) {
+        let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
+        try svg.write(to: url, atomically: true, encoding: .utf8)
+        print("wrote \(url.path)")
+    }
 }

@@ -1,0 +1,103 @@
+// The simulation's two pictures for Docs/RetryAndBackoff.md, as plain SVG text (no dependency).
+
+import Foundation
+
+/// One policy's run, as the charts need it.
+struct PolicyRun {
+    let name: String
+    let calls: Int
+    let drained: Double
+    /// Calls the server received in each second of the run.
+    let callsPerSecond: [Int]
+}
+
+/// Escapes text for an SVG text node.
+private func escaped(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+}
+
+/// A number with thousands separators, as the guide writes them.
+private func grouped(_ value: Int) -> String {
+    let digits = Array(String(value))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return result
+}
+
+private func svgDocument(width: Int, height: Int, title: String, body: [String]) -> String {
+    ([
+        "<svg xmlns='http://www.w3.org/2000/svg' width='\(width)' height='\(height)' viewBox='0 0 \(width) \(height)' font-family='-apple-system, Helvetica, Arial, sans-serif' font-size='12'>",
+        "<title>\(escaped(title))</title>",
+        "<rect width='100%' height='100%' fill='white'/>",
+    ] + body + ["</svg>", ""]).joined(separator: "\n")
+}
+
+/// Small multiples: the requests per second each policy sends over the first `seconds` of the
+/// run, one panel a policy, two columns, on one shared scale, with the server's capacity drawn
+/// as a dashed line.
+func requestsPerSecondChart(_ runs: [PolicyRun], columns: Int = 2, seconds: Int, capacity: Int) -> String {
+    let panelWidth = 360, panelHeight = 110, left = 44, gap = 26, top = 40
+    let rows = (runs.count + columns - 1) / columns
+    let width = left + columns * (panelWidth + gap)
+    let height = top + rows * (panelHeight + gap + 16) + 20
+    let peak = runs.flatMap(\.callsPerSecond).max() ?? 1
+    let scaleTop = max(capacity, ((peak + 99) / 100) * 100)
+    let barWidth = Double(panelWidth) / Double(seconds)
+    var body = [
+        "<text x='\(left)' y='20' font-size='14' font-weight='bold'>Requests per second the server receives, per retry policy (1,000 clients, first \(seconds) s)</text>"
+    ]
+    for (index, run) in runs.enumerated() {
+        let x = left + (index % columns) * (panelWidth + gap)
+        let y = top + (index / columns) * (panelHeight + gap + 16) + 16
+        let note = run.drained > Double(seconds) ? " (continues)" : ""
+        body.append("<text x='\(x)' y='\(y - 4)' font-weight='bold'>\(escaped(run.name))</text>")
+        body.append(
+            "<text x='\(x + panelWidth)' y='\(y - 4)' text-anchor='end' fill='#555'>\(grouped(run.calls)) calls, drained after \(run.drained) s\(note)</text>")
+        body.append("<rect x='\(x)' y='\(y)' width='\(panelWidth)' height='\(panelHeight)' fill='#f6f8fa' stroke='#d0d7de'/>")
+        for (second, calls) in run.callsPerSecond.prefix(seconds).enumerated() where calls > 0 {
+            let barHeight = Double(panelHeight) * Double(min(calls, scaleTop)) / Double(scaleTop)
+            body.append(
+                "<rect x='\(Double(x) + Double(second) * barWidth)' y='\(Double(y + panelHeight) - barHeight)' width='\(barWidth)' height='\(barHeight)' fill='#0969da'/>")
+        }
+        let capacityY = Double(y + panelHeight) - Double(panelHeight * capacity) / Double(scaleTop)
+        body.append(
+            "<line x1='\(x)' x2='\(x + panelWidth)' y1='\(capacityY)' y2='\(capacityY)' stroke='#cf222e' stroke-dasharray='4 3'/>")
+        if index % columns == 0 {
+            body.append("<text x='\(x - 4)' y='\(y + 10)' text-anchor='end' fill='#555'>\(scaleTop)</text>")
+            body.append("<text x='\(x - 4)' y='\(capacityY + 4)' text-anchor='end' fill='#cf222e'>\(capacity)</text>")
+            body.append("<text x='\(x - 4)' y='\(y + panelHeight)' text-anchor='end' fill='#555'>0</text>")
+        }
+        if index / columns == rows - 1 {
+            for second in stride(from: 0, through: seconds, by: 10) {
+                body.append(
+                    "<text x='\(Double(x) + Double(second) * barWidth)' y='\(y + panelHeight + 14)' text-anchor='middle' fill='#555'>\(second) s</text>")
+            }
+        }
+    }
+    body.append(
+        "<text x='\(left)' y='\(height - 6)' fill='#555'>Blue: calls in each second. Dashed red: the server's capacity once it is back up (from 10 s).</text>")
+    return svgDocument(width: width, height: height, title: "Requests per second per retry policy", body: body)
+}
+
+/// A horizontal bar a policy: the calls the fleet made until every client finished.
+func callsToDrainChart(_ runs: [PolicyRun]) -> String {
+    let labelWidth = 300, barSpace = 380, rowHeight = 24, top = 40
+    let width = labelWidth + barSpace + 140
+    let height = top + runs.count * rowHeight + 20
+    let most = runs.map(\.calls).max() ?? 1
+    var body = [
+        "<text x='10' y='20' font-size='14' font-weight='bold'>Calls until the backlog drains, per retry policy (1,000 clients)</text>"
+    ]
+    for (index, run) in runs.enumerated() {
+        let y = top + index * rowHeight
+        let length = Double(barSpace) * Double(run.calls) / Double(most)
+        body.append("<text x='\(labelWidth - 8)' y='\(y + 15)' text-anchor='end'>\(escaped(run.name))</text>")
+        body.append("<rect x='\(labelWidth)' y='\(y + 3)' width='\(length)' height='\(rowHeight - 6)' fill='#0969da'/>")
+        body.append(
+            "<text x='\(Double(labelWidth) + length + 6)' y='\(y + 15)' fill='#555'>\(grouped(run.calls)) (\(run.drained) s)</text>")
+    }
+    return svgDocument(width: width, height: height, title: "Calls to drain per retry policy", body: body)
+}
