@@ -28,7 +28,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private let scheduleNow: (SchedulerOptions?, @escaping () -> Void) -> Void
     private let scheduleAfter: (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void
     private let scheduleRepeating:
-        (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> any Cancellable
+        (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) ->
+            any Cancellable
 
     /// Wraps `scheduler`.
     ///

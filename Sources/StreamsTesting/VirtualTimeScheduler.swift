@@ -111,7 +111,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     @discardableResult
-    private func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int {
+    private func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int
+    {
         lock.withLockUnchecked {
             defer {
                 nextID += 1
@@ -178,7 +179,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var steps = 0
         while let next = lock.withLockUnchecked({ jobs.map(\.date).min() }) {
             steps += 1
-            precondition(steps <= 1_000_000, "A virtual-time scheduler's run() is still running after a million steps: is repeating work scheduled?")
+            precondition(
+                steps <= 1_000_000,
+                "A virtual-time scheduler's run() is still running after a million steps: is repeating work scheduled?")
             advance(to: max(next, now))
         }
     }

@@ -12,7 +12,8 @@ final class SearchModel: @unchecked Sendable {
     private var cancellable: AnyCancellable?
 
     init(scheduler: AnySchedulerOf<DispatchQueue>, catalogue: [String]) {
-        cancellable = query
+        cancellable =
+            query
             .debounce(for: .milliseconds(300), scheduler: scheduler)
             .removeDuplicates()
             .handleEvents(receiveOutput: { [weak self] in self?.searches.append($0) })

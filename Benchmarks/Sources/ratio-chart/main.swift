@@ -13,11 +13,8 @@ func cells(_ line: String) -> [String] {
 }
 
 let path = CommandLine.arguments.dropFirst().first
-guard let text = path.map({ try? String(contentsOfFile: $0, encoding: .utf8) }) ?? readLine(strippingNewline: false).map({ first in
-    var all = first
-    while let line = readLine(strippingNewline: false) { all += line }
-    return all
-}) else {
+let data = path.map { FileManager.default.contents(atPath: $0) } ?? FileHandle.standardInput.readDataToEndOfFile()
+guard let data, let text = String(data: data, encoding: .utf8) else {
     FileHandle.standardError.write(Data("ratio-chart: cannot read \(path ?? "standard input")\n".utf8))
     exit(1)
 }
@@ -42,7 +39,10 @@ guard !bars.isEmpty else {
     exit(1)
 }
 
-let labelWidth = 300, plotWidth = 400, rowHeight = 24, top = 48
+let labelWidth = 300
+let plotWidth = 400
+let rowHeight = 24
+let top = 48
 let scaleMax = max(1.0, (bars.map(\.ratio).max() ?? 1) * 1.1)
 let height = top + bars.count * rowHeight + 40
 func x(_ ratio: Double) -> Double { Double(labelWidth) + Double(plotWidth) * ratio / scaleMax }
@@ -61,12 +61,14 @@ var svg = [
 for (index, bar) in bars.enumerated() {
     let y = top + index * rowHeight
     svg.append("<text x='\(labelWidth - 8)' y='\(y + 15)' text-anchor='end'>\(escaped(bar.name))</text>")
-    svg.append("<rect x='\(labelWidth)' y='\(y + 3)' width='\(x(bar.ratio) - Double(labelWidth))' height='\(rowHeight - 6)' fill='#0969da'/>")
+    svg.append(
+        "<rect x='\(labelWidth)' y='\(y + 3)' width='\(x(bar.ratio) - Double(labelWidth))' height='\(rowHeight - 6)' fill='#0969da'/>"
+    )
     svg.append("<text x='\(x(bar.ratio) + 6)' y='\(y + 15)' fill='#555'>\(bar.ratio)</text>")
 }
 let bottom = top + bars.count * rowHeight
 svg.append("<line x1='\(x(1))' x2='\(x(1))' y1='\(top - 6)' y2='\(bottom + 4)' stroke='#cf222e' stroke-dasharray='4 3'/>")
-svg.append("<text x='\(x(1))' y='\(bottom + 18)' text-anchor='middle' fill='#cf222e'>1.0: as fast as OpenCombine</text>")
+svg.append("<text x='\(x(1))' y='\(bottom + 18)' text-anchor='end' fill='#cf222e'>as fast as OpenCombine: 1.0</text>")
 svg.append("<text x='\(labelWidth)' y='\(bottom + 18)' text-anchor='middle' fill='#555'>0</text>")
 svg.append("</svg>")
 print(svg.joined(separator: "\n"))

@@ -39,7 +39,11 @@ private func svgDocument(width: Int, height: Int, title: String, body: [String])
 /// run, one panel a policy, two columns, on one shared scale, with the server's capacity drawn
 /// as a dashed line.
 func requestsPerSecondChart(_ runs: [PolicyRun], columns: Int = 2, seconds: Int, capacity: Int) -> String {
-    let panelWidth = 360, panelHeight = 110, left = 44, gap = 26, top = 40
+    let panelWidth = 360
+    let panelHeight = 110
+    let left = 44
+    let gap = 26
+    let top = 40
     let rows = (runs.count + columns - 1) / columns
     let width = left + columns * (panelWidth + gap)
     let height = top + rows * (panelHeight + gap + 16) + 20
@@ -55,16 +59,19 @@ func requestsPerSecondChart(_ runs: [PolicyRun], columns: Int = 2, seconds: Int,
         let note = run.drained > Double(seconds) ? " (continues)" : ""
         body.append("<text x='\(x)' y='\(y - 4)' font-weight='bold'>\(escaped(run.name))</text>")
         body.append(
-            "<text x='\(x + panelWidth)' y='\(y - 4)' text-anchor='end' fill='#555'>\(grouped(run.calls)) calls, drained after \(run.drained) s\(note)</text>")
+            "<text x='\(x + panelWidth)' y='\(y - 4)' text-anchor='end' fill='#555'>\(grouped(run.calls)) calls, drained after \(run.drained) s\(note)</text>"
+        )
         body.append("<rect x='\(x)' y='\(y)' width='\(panelWidth)' height='\(panelHeight)' fill='#f6f8fa' stroke='#d0d7de'/>")
         for (second, calls) in run.callsPerSecond.prefix(seconds).enumerated() where calls > 0 {
             let barHeight = Double(panelHeight) * Double(min(calls, scaleTop)) / Double(scaleTop)
             body.append(
-                "<rect x='\(Double(x) + Double(second) * barWidth)' y='\(Double(y + panelHeight) - barHeight)' width='\(barWidth)' height='\(barHeight)' fill='#0969da'/>")
+                "<rect x='\(Double(x) + Double(second) * barWidth)' y='\(Double(y + panelHeight) - barHeight)' width='\(barWidth)' height='\(barHeight)' fill='#0969da'/>"
+            )
         }
         let capacityY = Double(y + panelHeight) - Double(panelHeight * capacity) / Double(scaleTop)
         body.append(
-            "<line x1='\(x)' x2='\(x + panelWidth)' y1='\(capacityY)' y2='\(capacityY)' stroke='#cf222e' stroke-dasharray='4 3'/>")
+            "<line x1='\(x)' x2='\(x + panelWidth)' y1='\(capacityY)' y2='\(capacityY)' stroke='#cf222e' stroke-dasharray='4 3'/>"
+        )
         if index % columns == 0 {
             body.append("<text x='\(x - 4)' y='\(y + 10)' text-anchor='end' fill='#555'>\(scaleTop)</text>")
             body.append("<text x='\(x - 4)' y='\(capacityY + 4)' text-anchor='end' fill='#cf222e'>\(capacity)</text>")
@@ -73,18 +80,23 @@ func requestsPerSecondChart(_ runs: [PolicyRun], columns: Int = 2, seconds: Int,
         if index / columns == rows - 1 {
             for second in stride(from: 0, through: seconds, by: 10) {
                 body.append(
-                    "<text x='\(Double(x) + Double(second) * barWidth)' y='\(y + panelHeight + 14)' text-anchor='middle' fill='#555'>\(second) s</text>")
+                    "<text x='\(Double(x) + Double(second) * barWidth)' y='\(y + panelHeight + 14)' text-anchor='middle' fill='#555'>\(second) s</text>"
+                )
             }
         }
     }
     body.append(
-        "<text x='\(left)' y='\(height - 6)' fill='#555'>Blue: calls in each second. Dashed red: the server's capacity once it is back up (from 10 s).</text>")
+        "<text x='\(left)' y='\(height - 6)' fill='#555'>Blue: calls in each second. Dashed red: the server's capacity once it is back up (from 10 s).</text>"
+    )
     return svgDocument(width: width, height: height, title: "Requests per second per retry policy", body: body)
 }
 
 /// A horizontal bar a policy: the calls the fleet made until every client finished.
 func callsToDrainChart(_ runs: [PolicyRun]) -> String {
-    let labelWidth = 300, barSpace = 380, rowHeight = 24, top = 40
+    let labelWidth = 300
+    let barSpace = 380
+    let rowHeight = 24
+    let top = 40
     let width = labelWidth + barSpace + 140
     let height = top + runs.count * rowHeight + 20
     let most = runs.map(\.calls).max() ?? 1
@@ -97,7 +109,8 @@ func callsToDrainChart(_ runs: [PolicyRun]) -> String {
         body.append("<text x='\(labelWidth - 8)' y='\(y + 15)' text-anchor='end'>\(escaped(run.name))</text>")
         body.append("<rect x='\(labelWidth)' y='\(y + 3)' width='\(length)' height='\(rowHeight - 6)' fill='#0969da'/>")
         body.append(
-            "<text x='\(Double(labelWidth) + length + 6)' y='\(y + 15)' fill='#555'>\(grouped(run.calls)) (\(run.drained) s)</text>")
+            "<text x='\(Double(labelWidth) + length + 6)' y='\(y + 15)' fill='#555'>\(grouped(run.calls)) (\(run.drained) s)</text>"
+        )
     }
     return svgDocument(width: width, height: height, title: "Calls to drain per retry policy", body: body)
 }
