@@ -4,7 +4,7 @@
 /// The alphabet: each symbol is one tick; `-` is a tick with nothing; any other character is a
 /// value, the one-character string itself; `(jo)` is the value `"jo"` in one tick; `[ab|]` is
 /// several events in one tick; `|` is finished, `#` a failure. Spaces are ignored.
-struct MarbleDiagram: Equatable {
+struct MarbleDiagram {
     enum Event: Equatable {
         case value(String)
         case finished

@@ -17,9 +17,9 @@ import Streams
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
-/// let source = scheduler.publisher(marbles: "-a-b----c-|")
+/// let source = scheduler.publisher(marbles: "-a-b-----cd-----|")
 /// let debounced = source.debounce(for: .seconds(2), scheduler: scheduler)
-/// #expect(scheduler.marbles(of: debounced) == "-----b---c|")
+/// #expect(scheduler.marbles(of: debounced) == "-----b------d---|")
 /// ```
 extension VirtualTimeScheduler {
     /// A cold publisher that plays the diagram: tick 0 is the moment of subscription, and each

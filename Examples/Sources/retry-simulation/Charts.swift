@@ -36,58 +36,66 @@ private func svgDocument(width: Int, height: Int, title: String, body: [String])
 }
 
 /// Small multiples: the requests per second each policy sends over the first `seconds` of the
-/// run, one panel a policy, two columns, on one shared scale, with the server's capacity drawn
-/// as a dashed line.
+/// run, one panel a policy, two columns, on one shared logarithmic scale (the first second's
+/// burst is tens of times the server's capacity), with the capacity drawn as a dashed line.
 func requestsPerSecondChart(_ runs: [PolicyRun], columns: Int = 2, seconds: Int, capacity: Int) -> String {
     let panelWidth = 360
     let panelHeight = 110
-    let left = 44
-    let gap = 26
+    let left = 52
+    let gap = 40
+    let header = 34
     let top = 40
     let rows = (runs.count + columns - 1) / columns
     let width = left + columns * (panelWidth + gap)
-    let height = top + rows * (panelHeight + gap + 16) + 20
+    let height = top + rows * (panelHeight + header + 20) + 16
     let peak = runs.flatMap(\.callsPerSecond).max() ?? 1
-    let scaleTop = max(capacity, ((peak + 99) / 100) * 100)
+    // Powers of ten up to the first one above the peak.
+    let decades = max(2, Int(log10(Double(max(peak, capacity))).rounded(.up)))
     let barWidth = Double(panelWidth) / Double(seconds)
+    func barHeight(_ calls: Int) -> Double {
+        Double(panelHeight) * max(log10(Double(calls)), 0.2) / Double(decades)
+    }
     var body = [
-        "<text x='\(left)' y='20' font-size='14' font-weight='bold'>Requests per second the server receives, per retry policy (1,000 clients, first \(seconds) s)</text>"
+        "<text x='\(left)' y='20' font-size='14' font-weight='bold'>Requests per second the server receives, per retry policy "
+            + "(1,000 clients, first \(seconds) s)</text>"
     ]
     for (index, run) in runs.enumerated() {
         let x = left + (index % columns) * (panelWidth + gap)
-        let y = top + (index / columns) * (panelHeight + gap + 16) + 16
-        let note = run.drained > Double(seconds) ? " (continues)" : ""
-        body.append("<text x='\(x)' y='\(y - 4)' font-weight='bold'>\(escaped(run.name))</text>")
+        let y = top + (index / columns) * (panelHeight + header + 20) + header
+        let note = run.drained > Double(seconds) ? " (beyond this chart)" : ""
+        body.append("<text x='\(x)' y='\(y - 20)' font-weight='bold'>\(escaped(run.name))</text>")
         body.append(
-            "<text x='\(x + panelWidth)' y='\(y - 4)' text-anchor='end' fill='#555'>\(grouped(run.calls)) calls, drained after \(run.drained) s\(note)</text>"
-        )
+            "<text x='\(x)' y='\(y - 6)' fill='#555'>\(grouped(run.calls)) calls, drained after \(run.drained) s\(note)</text>")
         body.append("<rect x='\(x)' y='\(y)' width='\(panelWidth)' height='\(panelHeight)' fill='#f6f8fa' stroke='#d0d7de'/>")
-        for (second, calls) in run.callsPerSecond.prefix(seconds).enumerated() where calls > 0 {
-            let barHeight = Double(panelHeight) * Double(min(calls, scaleTop)) / Double(scaleTop)
-            body.append(
-                "<rect x='\(Double(x) + Double(second) * barWidth)' y='\(Double(y + panelHeight) - barHeight)' width='\(barWidth)' height='\(barHeight)' fill='#0969da'/>"
-            )
+        for decade in 1..<decades {
+            let lineY = Double(y + panelHeight) - Double(panelHeight * decade) / Double(decades)
+            body.append("<line x1='\(x)' x2='\(x + panelWidth)' y1='\(lineY)' y2='\(lineY)' stroke='#d0d7de'/>")
+            if index % columns == 0 {
+                let label = grouped(Int(pow(10, Double(decade))))
+                body.append("<text x='\(x - 4)' y='\(lineY + 4)' text-anchor='end' fill='#555'>\(label)</text>")
+            }
         }
-        let capacityY = Double(y + panelHeight) - Double(panelHeight * capacity) / Double(scaleTop)
+        for (second, calls) in run.callsPerSecond.prefix(seconds).enumerated() where calls > 0 {
+            let barHeight = barHeight(calls)
+            body.append(
+                "<rect x='\(Double(x) + Double(second) * barWidth)' y='\(Double(y + panelHeight) - barHeight)' "
+                    + "width='\(barWidth)' height='\(barHeight)' fill='#0969da'/>")
+        }
+        let capacityY = Double(y + panelHeight) - barHeight(capacity)
         body.append(
             "<line x1='\(x)' x2='\(x + panelWidth)' y1='\(capacityY)' y2='\(capacityY)' stroke='#cf222e' stroke-dasharray='4 3'/>"
         )
-        if index % columns == 0 {
-            body.append("<text x='\(x - 4)' y='\(y + 10)' text-anchor='end' fill='#555'>\(scaleTop)</text>")
-            body.append("<text x='\(x - 4)' y='\(capacityY + 4)' text-anchor='end' fill='#cf222e'>\(capacity)</text>")
-            body.append("<text x='\(x - 4)' y='\(y + panelHeight)' text-anchor='end' fill='#555'>0</text>")
-        }
         if index / columns == rows - 1 {
             for second in stride(from: 0, through: seconds, by: 10) {
                 body.append(
-                    "<text x='\(Double(x) + Double(second) * barWidth)' y='\(y + panelHeight + 14)' text-anchor='middle' fill='#555'>\(second) s</text>"
-                )
+                    "<text x='\(Double(x) + Double(second) * barWidth)' y='\(y + panelHeight + 14)' text-anchor='middle' "
+                        + "fill='#555'>\(second) s</text>")
             }
         }
     }
     body.append(
-        "<text x='\(left)' y='\(height - 6)' fill='#555'>Blue: calls in each second. Dashed red: the server's capacity once it is back up (from 10 s).</text>"
-    )
+        "<text x='\(left)' y='\(height - 6)' fill='#555'>Blue: calls in each second (logarithmic scale). Dashed red: "
+            + "the server's capacity, \(capacity) calls a second once it is back up at 10 s.</text>")
     return svgDocument(width: width, height: height, title: "Requests per second per retry policy", body: body)
 }
 

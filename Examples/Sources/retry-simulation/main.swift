@@ -74,11 +74,14 @@ func simulate(clients: Int, jitter: Jitter, sendsRetryAfter: Bool, budget: Retry
             .retry(
                 50, backoff: .exponential(initial: .milliseconds(500), multiplier: 2, maxDelay: .seconds(30), jitter: jitter),
                 retryAfterLimit: .seconds(60), budget: budget, scheduler: scheduler,
-                random: SeededRandomNumberGenerator(seed: seed &+ UInt64(client)))
-            .sink(receiveCompletion: { completion in
-                if case .failure = completion { gaveUp += 1 }
-                finishedAt = max(finishedAt, scheduler.now.nanoseconds)
-            }, receiveValue: { _ in })
+                random: SeededRandomNumberGenerator(seed: seed &+ UInt64(client))
+            )
+            .sink(
+                receiveCompletion: { completion in
+                    if case .failure = completion { gaveUp += 1 }
+                    finishedAt = max(finishedAt, scheduler.now.nanoseconds)
+                }, receiveValue: { _ in }
+            )
             .store(in: &cancellables)
     }
     scheduler.run()
@@ -92,25 +95,30 @@ print("Backoff: exponential from 0.5 s, doubling, capped at 30 s, at most 50 ret
 print("")
 print("| jitter | Retry-After | budget | calls | calls per client | drained after | gave up |")
 print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
-var runs: [PolicyRun] = []
-func printRow(_ name: String, _ jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget?) {
+/// Prints one row of the table and returns the run, for the charts.
+func printRow(_ name: String, _ jitter: Jitter, sendsRetryAfter: Bool, budget: RetryBudget?) -> PolicyRun {
     let outcome = simulate(clients: clients, jitter: jitter, sendsRetryAfter: sendsRetryAfter, budget: budget, seed: 42)
     let perClient = Double(outcome.calls) / Double(clients)
     let drained = (outcome.drained * 10).rounded() / 10
-    runs.append(PolicyRun(
-        name: "\(name == "none" ? "no" : name) jitter, Retry-After \(sendsRetryAfter ? "sent" : "not sent")\(budget == nil ? "" : ", shared budget")",
-        calls: outcome.calls, drained: drained, callsPerSecond: outcome.callsPerSecond))
-    print("| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(budget == nil ? "none" : "shared") | \(outcome.calls) | "
-        + "\((perClient * 10).rounded() / 10) | \(drained) s | \(outcome.gaveUp) |")
+    print(
+        "| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(budget == nil ? "none" : "shared") | \(outcome.calls) | "
+            + "\((perClient * 10).rounded() / 10) | \(drained) s | \(outcome.gaveUp) |")
+    let label = [
+        name == "none" ? "no jitter" : "\(name) jitter",
+        sendsRetryAfter ? "Retry-After sent" : "Retry-After not sent",
+    ] + (budget == nil ? [] : ["shared budget"])
+    return PolicyRun(
+        name: label.joined(separator: ", "), calls: outcome.calls, drained: drained, callsPerSecond: outcome.callsPerSecond)
 }
+var runs: [PolicyRun] = []
 for sendsRetryAfter in [false, true] {
     for (name, jitter) in [("none", Jitter.none), ("full", .full), ("equal", .equal), ("decorrelated", .decorrelated)] {
-        printRow(name, jitter, sendsRetryAfter: sendsRetryAfter, budget: nil)
+        runs.append(printRow(name, jitter, sendsRetryAfter: sendsRetryAfter, budget: nil))
     }
 }
 // One RetryBudget with the defaults (500 tokens, 5 a retry, 1 back a success) shared by the fleet.
 for sendsRetryAfter in [false, true] {
-    printRow("full", .full, sendsRetryAfter: sendsRetryAfter, budget: RetryBudget())
+    runs.append(printRow("full", .full, sendsRetryAfter: sendsRetryAfter, budget: RetryBudget()))
 }
 
 if let folder = CommandLine.arguments.dropFirst().first {
