@@ -81,6 +81,15 @@ struct MarbleDiagramTests {
         #expect(scheduler.now == .init(nanoseconds: 0))
     }
 
+    @Test func aMalformedDiagramIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            _ = TestScheduler().publisher(marbles: "-[ab")
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = TestScheduler().publisher(marbles: "-[a-b]")
+        }
+    }
+
     @Test func aDispatchQueueTestSchedulerPlaysDiagramsToo() {
         let queue = DispatchQueue.test
         let output = queue.publisher(marbles: "-a-b|").delay(for: .seconds(1), scheduler: queue)
