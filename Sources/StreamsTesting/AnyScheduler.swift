@@ -46,9 +46,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// The wrapped scheduler's time.
+    ///
+    /// ```swift
+    /// let inASecond = scheduler.now.advanced(by: .seconds(1))
+    /// ```
     public var now: SchedulerTimeType { currentTime() }
 
     /// The wrapped scheduler's minimum tolerance.
+    ///
+    /// ```swift
+    /// let tolerance = scheduler.minimumTolerance
+    /// ```
     public var minimumTolerance: SchedulerTimeType.Stride { tolerance() }
 
     /// Schedules `action` on the wrapped scheduler as soon as possible.

@@ -15,6 +15,11 @@ import Streams
 public struct ImmediateTestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// The time, which never moves.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue.immediate
+    /// queue.schedule(after: queue.now.advanced(by: .seconds(5))) {}   // queue.now is unchanged
+    /// ```
     public let now: SchedulerTimeType
 
     /// Makes a scheduler whose clock stands at `now`.
@@ -27,6 +32,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// Zero.
+    ///
+    /// ```swift
+    /// #expect(DispatchQueue.immediate.minimumTolerance == .zero)
+    /// ```
     public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// Runs `action` at once.

@@ -19,6 +19,10 @@ public struct VirtualTime: Strideable, Hashable, Comparable, Sendable, CustomStr
     public typealias Stride = DispatchQueue.SchedulerTimeType.Stride
 
     /// Nanoseconds since the scheduler's start.
+    ///
+    /// ```swift
+    /// let elapsed = scheduler.now.nanoseconds
+    /// ```
     public let nanoseconds: Int64
 
     /// The instant `nanoseconds` after the start.
@@ -49,6 +53,10 @@ public struct VirtualTime: Strideable, Hashable, Comparable, Sendable, CustomStr
     }
 
     /// The instant in seconds, such as `"1.25s"`.
+    ///
+    /// ```swift
+    /// print(scheduler.now)   // 1.25s
+    /// ```
     public var description: String {
         let seconds = Double(nanoseconds) / 1_000_000_000
         return "\(seconds)s"

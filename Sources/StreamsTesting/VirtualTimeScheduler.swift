@@ -48,11 +48,21 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// The virtual time.
+    ///
+    /// ```swift
+    /// let start = scheduler.now
+    /// scheduler.advance(by: .seconds(1))
+    /// #expect(scheduler.now == start.advanced(by: .seconds(1)))
+    /// ```
     public var now: SchedulerTimeType {
         lock.withLockUnchecked { clock }
     }
 
-    /// Zero.
+    /// Zero: virtual time is exact.
+    ///
+    /// ```swift
+    /// #expect(scheduler.minimumTolerance == .zero)
+    /// ```
     public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// How many pieces of work are waiting (repeating work counts once).
