@@ -1,8 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Streams has no package dependencies: everything that needs one (the benchmark harness,
-// OpenCombine as a peer, an HTTP server framework) lives in Benchmarks/ or Examples/.
+// Streams has no package dependencies, and holds only the libraries and their tests: everything
+// runnable (the examples, the retry simulation) lives in Examples/, and everything that needs a
+// dependency (the benchmark harness, OpenCombine as a peer, an HTTP server framework) lives in
+// Benchmarks/ or Examples/.
 let package = Package(
     name: "Streams",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -15,9 +17,6 @@ let package = Package(
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
         .target(name: "StreamsNetworking", dependencies: ["Streams"]),
-        .executableTarget(name: "streams-example", dependencies: ["Streams"], path: "Sources/StreamsExample"),
-        .executableTarget(
-            name: "retry-simulation", dependencies: ["Streams", "StreamsTesting"], path: "Sources/RetrySimulation"),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),

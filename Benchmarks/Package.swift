@@ -36,6 +36,7 @@ let package = Package(
                 "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads", "Baseline",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
+        .executableTarget(name: "ratio-chart"),
         .executableTarget(
             name: "profile",
             dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"]),

@@ -23,6 +23,13 @@ let package = Package(
             ]),
         .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
         .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpClient"]),
+        .executableTarget(name: "streams-example", dependencies: [.product(name: "Streams", package: "Streams")]),
+        .executableTarget(
+            name: "retry-simulation",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsTesting", package: "Streams"),
+            ]),
         .testTarget(
             name: "SignUpTests",
             dependencies: [

@@ -18,7 +18,7 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches `subscriber` to this publisher.
     ///
-    /// Implement this in your own publishers; call ``subscribe(_:)-(S)`` to attach a subscriber.
+    /// Implement this in your own publishers; call `subscribe(_:)` to attach a subscriber.
     ///
     /// ```swift
     /// struct Numbers: Publisher {
