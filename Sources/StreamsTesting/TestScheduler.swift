@@ -176,7 +176,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             var job = jobs[index]
             clock = max(clock, job.date)
             if let interval = job.interval {
-                job.date = jobs[index].date + interval
+                // Saturating: work repeating at the end of virtual time stays there.
+                let (next, overflow) = jobs[index].date.addingReportingOverflow(interval)
+                job.date = overflow ? .max : next
                 jobs[index] = Job(id: job.id, date: job.date, sequence: nextSequence, interval: interval, action: job.action)
                 nextSequence += 1
             } else {

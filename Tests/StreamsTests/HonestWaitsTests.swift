@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import Streams
+import StreamsTesting
 import Synchronization
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite("Honest waits")
 struct HonestWaitsTests {
     /// A retryable failure whose server asked to come back in about 3,169 years.
-    struct ComeBackMuchLater: CategorizedError, RetryAfterProviding {
+    struct ComeBackMuchLater: CategorizedError, RetryAfterProviding, Equatable {
         var category: ErrorCategory { .retryable }
         var retryAfter: Duration? { .seconds(99_999_999_999) }
     }
@@ -149,5 +150,25 @@ struct HonestWaitsTests {
         _ = RunLoop.current.run(mode: .default, before: Date() + 0.2)
         #expect(ticks.withLock { $0 } == 0)
         connection.cancel()
+    }
+}
+
+@Suite("Honest waits on virtual time")
+struct HonestVirtualWaitsTests {
+    @Test func anAbsurdRetryAfterHintWaitsUntilTheEndOfVirtualTime() {
+        let scheduler = TestScheduler()
+        let subscriptions = Mutex(0)
+        let recorder = TestSubscriber<Int, HonestWaitsTests.ComeBackMuchLater>()
+        Deferred { () -> Fail<Int, HonestWaitsTests.ComeBackMuchLater> in
+            subscriptions.withLock { $0 += 1 }
+            return Fail(error: HonestWaitsTests.ComeBackMuchLater())
+        }
+        .retry(1, backoff: .immediate, retryAfterLimit: RetryAfter.unbounded, scheduler: scheduler)
+        .subscribe(recorder)
+        scheduler.advance(by: .seconds(200 * 365 * 86_400))   // two centuries
+        #expect(subscriptions.withLock { $0 } == 1)
+        scheduler.run()   // to the end of virtual time, where the wait ends without overflowing
+        #expect(subscriptions.withLock { $0 } == 2)
+        #expect(recorder.completion == .failure(HonestWaitsTests.ComeBackMuchLater()))
     }
 }
