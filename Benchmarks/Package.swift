@@ -37,6 +37,9 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
         .executableTarget(
+            name: "decoding-cost",
+            dependencies: [.product(name: "StreamsDecoding", package: "Streams")]),
+        .executableTarget(
             name: "profile",
             dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"]),
         .executableTarget(

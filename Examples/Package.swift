@@ -22,7 +22,18 @@ let package = Package(
                 .product(name: "StreamsNetworking", package: "Streams"),
             ]),
         .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
-        .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpClient"]),
+        .executableTarget(
+            name: "signup-demo",
+            dependencies: [
+                "SignUpServer", "SignUpClient",
+                .product(name: "StreamsRecovery", package: "Streams"),
+            ]),
+        .executableTarget(
+            name: "resilient-decoding-demo",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsDecoding", package: "Streams"),
+            ]),
         .testTarget(
             name: "SignUpTests",
             dependencies: [

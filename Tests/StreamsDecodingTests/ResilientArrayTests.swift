@@ -77,6 +77,15 @@ struct ResilientArrayTests {
             """)
     }
 
+    @Test func anOptionalArrayInGenericCodeStillKeepsItsGoodElements() throws {
+        struct Page<Items: Decodable>: Decodable {
+            @Resilient var items: Items?
+        }
+        let (page, _) = try decode(Page<[Int]>.self, #"{"items": [1, "x", 3]}"#)
+        #expect(page.items == [1, 3])
+        #expect(page.$items.error != nil)
+    }
+
     @Test func arraysOfArraysSkipOnlyTheBadInnerArray() throws {
         struct Grid: Decodable {
             @Resilient var rows: [[Int]]

@@ -107,11 +107,15 @@ for step in steps {
 }
 observer.cancel()
 
+// MARK: Recovery options (StreamsRecovery): see RecoveryStep.swift
 print("")
-if passed == steps.count {
-    print("OK: all \(steps.count) steps behaved as expected (debounce, removeDuplicates, switchToLatest, asResult, share, retry with Retry-After).")
+let recovered = recoveryStep(client: client, queue: queue, timeline: timeline)
+
+print("")
+if passed == steps.count && recovered {
+    print("OK: all \(steps.count) steps behaved as expected (debounce, removeDuplicates, switchToLatest, asResult, share, retry with Retry-After), and the recovery step (handler chain, Try Again, Cancel, minimum duration).")
     exit(0)
 } else {
-    print("FAILED: \(steps.count - passed) of \(steps.count) steps did not show what they should.")
+    print("FAILED: \(steps.count - passed) of \(steps.count) steps did not show what they should\(recovered ? "" : ", and the recovery step failed").")
     exit(1)
 }
