@@ -9,8 +9,10 @@ extension Publisher {
     /// value) lets the error through. The option's action runs first.
     ///
     /// `presenter` is where a UI shows an alert and publishes the tapped button, a script
-    /// answers, or a test replies on a virtual clock. Built on `retry(on:)`, so downstream sees
-    /// one subscription however many times the user tries again.
+    /// answers, or a test replies on a virtual clock. It is called on the thread the failure
+    /// arrives on: put `receive(on:)` before this operator to present on the main queue. Built
+    /// on `retry(on:)`, so downstream sees one subscription however many times the user tries
+    /// again.
     ///
     /// ```swift
     /// let profile = api.fetchProfile()
