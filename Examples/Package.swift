@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The examples: the reference sign-up server (on Hummingbird) and the demo client that
-// validates a sign-up form through Streams against it. Their own package, so that the Streams
+// The examples: the reference sign-up server (on Hummingbird), the sign-up form's client and the
+// demo script that validates the form through Streams against any server of the sign-up
+// protocol. Their own package, so that the Streams
 // library keeps zero dependencies.
 let package = Package(
     name: "StreamsExamples",
@@ -21,13 +22,11 @@ let package = Package(
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsNetworking", package: "Streams"),
             ]),
+        .target(
+            name: "SignUpDemo",
+            dependencies: ["SignUpClient", .product(name: "StreamsRecovery", package: "Streams")]),
         .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
-        .executableTarget(
-            name: "signup-demo",
-            dependencies: [
-                "SignUpServer", "SignUpClient",
-                .product(name: "StreamsRecovery", package: "Streams"),
-            ]),
+        .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpDemo"]),
         .executableTarget(
             name: "resilient-decoding-demo",
             dependencies: [
@@ -37,7 +36,7 @@ let package = Package(
         .testTarget(
             name: "SignUpTests",
             dependencies: [
-                "SignUpServer", "SignUpClient",
+                "SignUpServer", "SignUpClient", "SignUpDemo",
                 .product(name: "StreamsTesting", package: "Streams"),
             ]),
     ],

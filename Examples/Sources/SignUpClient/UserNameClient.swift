@@ -22,8 +22,8 @@ public struct UserNameClient<S: Scheduler> {
     public let maxRetries: Int
     /// The backoff between retries.
     public let backoff: Backoff
-    /// Told about each request and retry, for the demo's timeline.
-    public let log: @Sendable (String) -> Void
+    /// Told about each request, retry and cancelled check, for the demo's timeline.
+    public let events: @Sendable (CheckEvent) -> Void
 
     /// Makes a client.
     public init(
@@ -32,30 +32,40 @@ public struct UserNameClient<S: Scheduler> {
         scheduler: S,
         maxRetries: Int = 3,
         backoff: Backoff = .exponential(initial: .milliseconds(200), maxDelay: .seconds(2)),
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        events: @escaping @Sendable (CheckEvent) -> Void = { _ in }
     ) {
         self.baseURL = baseURL
         self.session = session
         self.scheduler = scheduler
         self.maxRetries = maxRetries
         self.backoff = backoff
-        self.log = log
+        self.events = events
+    }
+
+    /// The characters a query value may carry as they are (RFC 3986's unreserved ones).
+    static var unreserved: CharacterSet {
+        CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
     }
 
     /// One availability check: a request per attempt, validated, decoded, retried.
     public func isAvailable(_ userName: String) -> AnyPublisher<Bool, NetworkError> {
-        let query = userName.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? userName
+        let query = userName.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? userName
         let url = "\(baseURL)/isUserNameAvailable?userName=\(query)"
-        let log = self.log
+        let events = self.events
         let session = self.session
+        let backoff = self.backoff
+        // Whether a request is on the wire, and whether the whole check has ended, for the
+        // cancellation line.
+        let state = Mutex((inFlight: false, ended: false))
         return Deferred { () -> Publishers.HandleEvents<URLSession.RequestPublisher> in
-            // Per attempt: a cancel is worth a line only while the request is in flight.
-            let answered = Mutex(false)
-            return session.requestPublisher(for: url).handleEvents(
-                receiveSubscription: { _ in log("request  GET /isUserNameAvailable?userName=\(userName)") },
-                receiveOutput: { _ in answered.withLock { $0 = true } },
-                receiveCompletion: { _ in answered.withLock { $0 = true } },
-                receiveCancel: { if !answered.withLock({ $0 }) { log("cancel   request for \(userName) in flight") } })
+            session.requestPublisher(for: url).handleEvents(
+                receiveSubscription: { _ in
+                    state.withLock { $0.inFlight = true }
+                    events(.request(name: userName))
+                },
+                receiveOutput: { _ in state.withLock { $0.inFlight = false } },
+                receiveCompletion: { _ in state.withLock { $0.inFlight = false } },
+                receiveCancel: { state.withLock { $0.inFlight = false } })
         }
         .validateStatus()
         .decode(type: Availability.self, decoder: JSONDecoder())
@@ -63,16 +73,33 @@ public struct UserNameClient<S: Scheduler> {
         .retry(
             maxRetries, when: RetryPolicy.shouldRetry, backoff: backoff, scheduler: scheduler,
             onRetry: { attempt in
-                log("retry    #\(attempt.retry) for \(userName) in \(attempt.delay) after: \(attempt.error)")
-            })
+                events(
+                    .retry(
+                        name: userName, number: attempt.retry, serverHint: attempt.error.retryAfter,
+                        backoff: backoff.baseDelay(forRetry: attempt.retry), jittered: backoff.jitter != .none,
+                        wait: attempt.delay))
+            }
+        )
+        .handleEvents(
+            receiveCompletion: { _ in state.withLock { $0.ended = true } },
+            receiveCancel: {
+                let (inFlight, ended) = state.withLock { ($0.inFlight, $0.ended) }
+                if !ended { events(.cancelled(name: userName, inFlight: inFlight)) }
+            }
+        )
         .eraseToAnyPublisher()
     }
 }
 
 /// Which failures the sign-up client retries.
 public enum RetryPolicy {
-    /// Transport failures, and server errors that say when to come back (`Retry-After`). A 500
-    /// without a hint is shown at once: retrying it would only keep the user waiting.
+    /// Transport failures that are worth retrying, and server errors that say when to come back
+    /// (`Retry-After`). A 500 without a hint is shown at once: retrying it would only keep the
+    /// user waiting.
+    ///
+    /// ```swift
+    /// request.retry(3, when: RetryPolicy.shouldRetry, backoff: .exponential(), scheduler: queue)
+    /// ```
     public static func shouldRetry(_ error: NetworkError) -> Bool {
         switch error {
         case .transport: error.resolveCategory() == .retryable

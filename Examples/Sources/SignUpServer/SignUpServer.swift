@@ -38,8 +38,8 @@ public enum SignUpServer {
             return json(.badRequest, #"{"error": true, "reason": "\#(reason)"}"#)
         case .malformed:
             return json(.ok, #"{"userName": "illegalresponse"}"#)
-        case .serverError(let retryAfter):
-            var response = json(.internalServerError, #"{"error": true, "reason": "serverError"}"#)
+        case .serverError(let reason, let retryAfter):
+            var response = json(.internalServerError, #"{"error": true, "reason": "\#(reason)"}"#)
             if let retryAfter {
                 response.headers[.retryAfter] = String(retryAfter)
             }

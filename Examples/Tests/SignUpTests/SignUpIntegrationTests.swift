@@ -30,11 +30,15 @@ struct SignUpIntegrationTests {
         throw CancellationError()
     }
 
-    /// Records the retries a client makes.
+    /// Records the retries a client makes: each one's server hint and wait.
     final class RetryLog: Sendable {
-        private let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var retries: [String] { lines.withLock { $0.filter { $0.hasPrefix("retry") } } }
+        private let events = Mutex<[CheckEvent]>([])
+        func append(_ event: CheckEvent) { events.withLock { $0.append(event) } }
+        var retries: [(hint: Duration?, wait: Duration)] {
+            events.withLock {
+                $0.compactMap { if case .retry(_, _, let hint, _, _, let wait) = $0 { (hint, wait) } else { nil } }
+            }
+        }
     }
 
     /// The first result of `publisher`.
@@ -62,7 +66,7 @@ struct SignUpIntegrationTests {
     func client(_ baseURL: String, log: RetryLog, backoff: Backoff = .exponential(initial: .milliseconds(50), jitter: .none))
         -> UserNameClient<DispatchQueue>
     {
-        UserNameClient(baseURL: baseURL, scheduler: DispatchQueue(label: "retries"), backoff: backoff, log: { log.append($0) })
+        UserNameClient(baseURL: baseURL, scheduler: DispatchQueue(label: "retries"), backoff: backoff, events: { log.append($0) })
     }
 
     @Test func anAvailableAndATakenName() async throws {
@@ -79,7 +83,7 @@ struct SignUpIntegrationTests {
         let server = try await Self.startServer()
         defer { server.task.cancel() }
         let log = RetryLog()
-        for (name, reason) in [("", "emptyName"), ("jo", "userNameTooShort"), ("admin", "illegalUserName"), ("superuser", "illegalUserName")] {
+        for (name, reason) in [("", "emptyName"), ("jo", "tooShort"), ("admin", "illegalName"), ("superuser", "illegalName")] {
             let result = await Self.result(of: client(server.baseURL, log: log).isAvailable(name))
             guard case .failure(.validation(reason)) = result else {
                 Issue.record("\(name): expected validation(\(reason)), got \(result)")
@@ -96,8 +100,8 @@ struct SignUpIntegrationTests {
         let result = await Self.result(of: client(server.baseURL, log: log).isAvailable("maintenance"))
         #expect((try? result.get()) == true)
         #expect(log.retries.count == 2)
-        // The backoff asks for 50 and 100 ms; the server's Retry-After of one second wins.
-        #expect(log.retries.allSatisfy { $0.contains("in 1.0 seconds") })
+        // The backoff asks for 50 and 100 ms; the server's Retry-After of two seconds wins.
+        #expect(log.retries.allSatisfy { $0.hint == .seconds(2) && $0.wait == .seconds(2) })
     }
 
     @Test func aServerErrorWithoutRetryAfterIsNotRetried() async throws {
