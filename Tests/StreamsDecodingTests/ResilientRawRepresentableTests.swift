@@ -69,6 +69,15 @@ struct ResilientRawRepresentableTests {
         }
     }
 
+    @Test func withoutAFallbackANonOptionalPropertyDecodesAsIfUnwrapped() throws {
+        struct Shift: Decodable {
+            @Resilient var day: Weekday
+        }
+        #expect(try decode(Shift.self, #"{"day": 1}"#).0.day == .monday)
+        #expect(throws: UnknownNovelValueError.self) { try decode(Shift.self, #"{"day": 9}"#) }
+        #expect(throws: DecodingError.self) { try decode(Shift.self, "{}") }
+    }
+
     @Test func isFrozenDefaultsToFalse() {
         #expect(!Layout.isFrozen)
         #expect(Unit.isFrozen)

@@ -6,7 +6,8 @@
 /// ``ErrorDigest/errors`` unless asked for) unless the type ``isFrozen``, in which case it is a
 /// `DecodingError` (the data is wrong). Give it a `decodingFallback` to use it as a
 /// non-optional `@Resilient` property; without one, use an optional (`@Resilient var x: T?`)
-/// or an array (`@Resilient var x: [T]`).
+/// or an array (`@Resilient var x: [T]`): a non-optional `@Resilient` property of a type without
+/// a fallback decodes as if it had no wrapper (a bad or missing value fails the decode).
 ///
 /// ```swift
 /// enum Layout: String, ResilientRawRepresentable {
