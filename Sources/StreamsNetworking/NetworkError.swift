@@ -33,15 +33,13 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
     /// again if it said.
     case server(status: Int, reason: String?, retryAfter: Duration?)
 
-    /// What to do about it by default: transport failures before a response and statuses 408,
-    /// 429, 500, 502, 503 and 504 are retryable; 401 requires signing in again; everything else
-    /// is not retryable.
+    /// What to do about it by default: transport failures before a complete response (see
+    /// `URLError.category`) and statuses 408, 429, 500, 502, 503 and 504 are retryable; 401
+    /// requires signing in again; everything else is not retryable.
     public var category: ErrorCategory {
         switch self {
         case .transport(let error):
-            [.timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet,
-             .dnsLookupFailed]
-                .contains(error.code) ? .retryable : .nonRetryable
+            error.category
         case .server(let status, _, _):
             switch status {
             case 401: .requiresLogout
@@ -58,28 +56,59 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
         if case .server(_, _, let retryAfter) = self { retryAfter } else { nil }
     }
 
-    /// A sentence for the user, with no code-level detail.
+    /// A sentence for the user, with no code-level detail: no status codes, no reason codes, no
+    /// URL error numbers.
     public var errorDescription: String? {
         switch self {
         case .invalidRequest:
             "The request could not be made."
-        case .transport:
-            "The server could not be reached. Check your connection and try again."
+        case .transport(let error):
+            if error.code == .timedOut {
+                "The server took too long to answer. Please try again."
+            } else if error.isSecureConnectionFailure {
+                "A secure connection to the server could not be made."
+            } else if [.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff].contains(error.code) {
+                "You appear to be offline. Check your connection and try again."
+            } else {
+                "The server could not be reached. Check your connection and try again."
+            }
         case .invalidResponse:
             "The server sent an answer the app does not understand."
-        case .validation(let reason):
-            reason.map { "The server did not accept the input: \($0)." } ?? "The server did not accept the input."
+        case .validation:
+            "The server did not accept the input."
         case .decoding:
             "The server's answer has a format this version of the app does not understand. Please update the app."
         case .server(let status, _, let retryAfter):
-            if status == 401 {
-                "Your session has expired. Please sign in again."
-            } else if let retryAfter {
-                "The server is busy. Please try again in \(Self.seconds(retryAfter)) seconds."
-            } else {
-                "The server had a problem. Please try again later."
+            switch (status, retryAfter) {
+            case (401, _): "Your session has expired. Please sign in again."
+            case (403, _): "You do not have permission to do this."
+            case (404, _), (410, _): "What the app asked for could not be found."
+            case (_, let hint?): "The server is busy. Please try again \(Self.whenToTryAgain(after: hint))."
+            case (408, nil), (429, nil): "The server is busy. Please try again in a moment."
+            case (400..<500, nil): "The server did not accept the request."
+            default: "The server had a problem. Please try again later."
             }
         }
+    }
+
+    /// When to try again after a server's `Retry-After` hint, in words for the user, rounded up
+    /// so that it is never sooner than the server asked: "in a moment" below a second, then "in
+    /// 20 seconds", "in 5 minutes", "in 3 hours", "in 2 days", and "later" beyond 30 days (an
+    /// absurd hint, such as `RetryAfter.unbounded`, has no useful number).
+    ///
+    /// ```swift
+    /// NetworkError.whenToTryAgain(after: .seconds(300))   // "in 5 minutes"
+    /// NetworkError.whenToTryAgain(after: .seconds(61))    // "in 2 minutes"
+    /// ```
+    public static func whenToTryAgain(after hint: Duration) -> String {
+        if hint < .seconds(1) { return "in a moment" }
+        if hint > .seconds(30 * 86_400) { return "later" }
+        let seconds = Self.seconds(hint)
+        func count(_ value: Int64, _ unit: String) -> String { "in \(value) \(unit)\(value == 1 ? "" : "s")" }
+        if seconds < 60 { return count(seconds, "second") }
+        if seconds < 3_600 { return count((seconds + 59) / 60, "minute") }
+        if seconds < 48 * 3_600 { return count((seconds + 3_599) / 3_600, "hour") }
+        return count((seconds + 86_399) / 86_400, "day")
     }
 
     /// A description for developers, with the details: the URL error, the decoding path, the
@@ -97,9 +126,10 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
         }
     }
 
+    /// Whole seconds, rounded up, saturating.
     private static func seconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
-        return attoseconds > 0 ? seconds + 1 : seconds
+        return attoseconds > 0 && seconds < .max ? seconds + 1 : seconds
     }
 
     /// The decoding error with its coding path, such as `keyNotFound isAvailable at <root>`.

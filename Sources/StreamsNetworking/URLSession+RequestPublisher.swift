@@ -8,6 +8,10 @@ extension URLSession {
     /// A publisher that performs `request` once per subscription, when the subscriber first asks
     /// for a value, and sends the body and the HTTP response.
     ///
+    /// A request that cannot be sent (no URL, a scheme other than `http` or `https`, no host, a
+    /// port outside 1...65535) fails with ``NetworkError/invalidRequest(reason:)`` as soon as it
+    /// is subscribed to, before any I/O.
+    ///
     /// Every subscription sends its own request, so `retry` sends it again; cancelling the
     /// subscription cancels the request in flight.
     ///
@@ -30,13 +34,14 @@ extension URLSession {
     }
 
     /// A publisher that performs a GET of the URL in `string`, or fails with
-    /// `NetworkError.invalidRequest` if it is not a valid URL.
+    /// `NetworkError.invalidRequest` if it is not a valid HTTP URL (such as `http://`,
+    /// `http://127.0.0.1:99999/x` or `ftp://example.com/`), before any I/O.
     ///
     /// ```swift
     /// let answer = URLSession.shared.requestPublisher(for: "http://127.0.0.1:8080/isUserNameAvailable?userName=\(name)")
     /// ```
     public func requestPublisher(for string: String) -> RequestPublisher {
-        guard let url = URL(string: string), url.scheme != nil else {
+        guard let url = URL(string: string) else {
             return RequestPublisher(session: self, request: .failure(.invalidRequest(reason: "not a URL: \(string)")))
         }
         return requestPublisher(for: url)
@@ -70,12 +75,31 @@ extension URLSession {
 
         /// Attaches `subscriber`; the request starts on its first request for a value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == NetworkError {
-            switch request {
+            switch request.flatMap(Self.checked) {
             case .success(let request):
                 subscriber.receive(subscription: RequestSubscription(session: session, request: request, downstream: subscriber))
             case .failure(let error):
                 Fail<Output, NetworkError>(error: error).receive(subscriber: subscriber)
             }
+        }
+
+        /// `request`, or why it cannot be sent: what URLSession would otherwise report only
+        /// after trying, or, on Linux, try to send anyway (an `ftp` URL becomes a connection
+        /// attempt there, and its failure would look worth retrying).
+        static func checked(_ request: URLRequest) -> Result<URLRequest, NetworkError> {
+            func invalid(_ reason: String) -> Result<URLRequest, NetworkError> { .failure(.invalidRequest(reason: reason)) }
+            guard let url = request.url else { return invalid("the request has no URL") }
+            guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                return invalid("unsupported scheme in \(url.absoluteString)")
+            }
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+                return invalid("malformed URL \(url.absoluteString)")
+            }
+            guard let host = components.host, !host.isEmpty else { return invalid("no host in \(url.absoluteString)") }
+            if let port = components.port, !(1...65_535).contains(port) {
+                return invalid("port \(port) out of range in \(url.absoluteString)")
+            }
+            return .success(request)
         }
     }
 }

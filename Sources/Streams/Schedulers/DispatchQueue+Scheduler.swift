@@ -236,7 +236,8 @@ extension DispatchQueue: Scheduler {
         async(group: options.group, qos: options.qos, flags: options.flags) { work.run() }
     }
 
-    /// Runs `action` on the queue at `date` (the tolerance is not used, as in Combine).
+    /// Runs `action` on the queue at `date` (the tolerance is not used, as in Combine). A date
+    /// too far ahead for Dispatch (about 292 years of uptime) never comes.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -245,11 +246,12 @@ extension DispatchQueue: Scheduler {
     ) {
         let work = UncheckedAction(action)
         let options = options ?? SchedulerOptions()
-        asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags) { work.run() }
+        asyncAfter(deadline: Self.deadline(of: date), qos: options.qos, flags: options.flags) { work.run() }
     }
 
     /// Runs `action` on the queue at `date` and every `interval`, with a timer whose leeway is
-    /// `tolerance`; cancelling the result stops the timer.
+    /// `tolerance`; cancelling the result stops the timer. A date too far ahead for Dispatch
+    /// never comes.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -261,9 +263,16 @@ extension DispatchQueue: Scheduler {
         let options = options ?? SchedulerOptions()
         let timer = DispatchSource.makeTimerSource(queue: self)
         timer.setEventHandler(qos: options.qos, flags: options.flags) { work.run() }
-        timer.schedule(deadline: date.dispatchTime, repeating: interval.timeInterval, leeway: tolerance.timeInterval)
+        timer.schedule(deadline: Self.deadline(of: date), repeating: interval.timeInterval, leeway: tolerance.timeInterval)
         timer.resume()
         return AnyCancellable { timer.cancel() }
+    }
+
+    /// `date` as a deadline for Dispatch. Dispatch reads an uptime of 2^63 nanoseconds or more
+    /// (about 292 years) as a wall-clock time long past and would run the work at once, so such
+    /// a date, which only an absurd wait reaches, becomes `.distantFuture`: never.
+    static func deadline(of date: SchedulerTimeType) -> DispatchTime {
+        date.dispatchTime.uptimeNanoseconds < UInt64(Int64.max) ? date.dispatchTime : .distantFuture
     }
 }
 

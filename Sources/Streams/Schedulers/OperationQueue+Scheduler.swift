@@ -32,7 +32,8 @@ extension OperationQueue: Scheduler {
     }
 
     /// Adds `action` to the queue at `date`. Work due earlier is added first; on a serial queue
-    /// (`maxConcurrentOperationCount == 1`) it also runs first.
+    /// (`maxConcurrentOperationCount == 1`) it also runs first. A date more than about 31 years
+    /// ahead never comes.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -71,9 +72,12 @@ extension OperationQueue: Scheduler {
     /// work due earlier first, so a serial operation queue runs delayed work in order.
     static let timers = DispatchQueue(label: "Streams.OperationQueue.timers")
 
-    /// `date` as a wall-clock deadline for Dispatch.
+    /// `date` as a wall-clock deadline for Dispatch: a date more than 10^9 seconds (about 31
+    /// years) ahead, or not a number, is never (`.distantFuture`).
     static func wallTime(of date: SchedulerTimeType) -> DispatchWallTime {
-        .now() + dispatchInterval(date.date.timeIntervalSinceNow)
+        let seconds = date.date.timeIntervalSinceNow
+        guard seconds <= 1e9 else { return .distantFuture }
+        return .now() + dispatchInterval(seconds)
     }
 
     /// `seconds` as a Dispatch interval, clamped to 0 through 10^9 seconds (about 31 years), so

@@ -76,7 +76,9 @@ extension Foundation.Timer {
             subject.receive(subscriber: subscriber)
         }
 
-        /// Starts the timer; cancel the result to stop it.
+        /// Starts the timer, whose first tick comes one interval later (as on Apple platforms;
+        /// Linux's `Timer(timeInterval:repeats:block:)` would fire at once); cancel the result to
+        /// stop it.
         ///
         /// ```swift
         /// let connection = ticks.connect()
@@ -84,7 +86,9 @@ extension Foundation.Timer {
         /// ```
         public func connect() -> any Cancellable {
             let subject = self.subject
-            let timer = Foundation.Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
+            let timer = Foundation.Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                subject.send(Date())
+            }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             let invalidate = UncheckedAction { timer.invalidate() }

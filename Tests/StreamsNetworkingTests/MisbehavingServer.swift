@@ -1,0 +1,129 @@
+// Plain POSIX sockets through Glibc: these loopback tests run on Linux, where CI runs.
+#if canImport(Glibc)
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// A loopback TCP server (127.0.0.1 only) that fails the way real servers and networks do, so
+/// that the request publisher meets the transport errors the platform really reports.
+final class MisbehavingServer: Sendable {
+    /// What the server does with each connection once it has read the request.
+    enum Behaviour: Sendable {
+        /// Closes the connection without a reply.
+        case closeWithoutReply
+        /// Sends the head and half of the announced body, then closes.
+        case closeMidBody
+        /// Keeps the connection open and never answers.
+        case neverAnswer
+        /// Resets the connection (an RST, with `SO_LINGER` zero).
+        case reset
+        /// Answers in plain HTTP at once, whatever it was sent: a TLS client meets no TLS.
+        case plainHTTP
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let behaviour: Behaviour
+    private let accepted = Atomic(0)
+    private let heldOpen = Mutex<[Int32]>([])
+
+    init(_ behaviour: Behaviour) throws {
+        self.behaviour = behaviour
+        (listener, port) = try Self.bind(listening: true)
+        let listener = self.listener
+        Thread.detachNewThread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }   // stopped
+                accepted.add(1, ordering: .relaxed)
+                DispatchQueue.global().async { self.handle(connection) }
+            }
+        }
+    }
+
+    /// The connections accepted so far.
+    var connections: Int { accepted.load(ordering: .relaxed) }
+
+    /// `http://127.0.0.1:PORT/path` (or `https`).
+    func url(_ scheme: String = "http", path: String = "/isUserNameAvailable?userName=alice") -> URL {
+        URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
+    }
+
+    /// Stops accepting and closes the connections held open.
+    func stop() {
+        _ = shutdown(listener, Int32(SHUT_RDWR))
+        _ = close(listener)
+        for connection in heldOpen.withLock({ $0 }) { _ = close(connection) }
+    }
+
+    /// A loopback port nothing listens on: bound, never listened on, closed.
+    static func closedPort() throws -> Int {
+        let (descriptor, port) = try bind(listening: false)
+        _ = close(descriptor)
+        return port
+    }
+
+    private static func bind(listening: Bool) throws -> (Int32, Int) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, !listening || listen(descriptor, 16) == 0 else {
+            _ = close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    private func handle(_ connection: Int32) {
+        if behaviour == .plainHTTP {
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            _ = recv(connection, &buffer, buffer.count, 0)   // whatever arrives first
+            send(connection, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+            _ = close(connection)
+            return
+        }
+        readRequestHead(connection)
+        switch behaviour {
+        case .closeWithoutReply, .plainHTTP:
+            _ = close(connection)
+        case .closeMidBody:
+            send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"isAvailable\":")
+            _ = close(connection)
+        case .neverAnswer:
+            heldOpen.withLock { $0.append(connection) }
+        case .reset:
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            _ = close(connection)
+        }
+    }
+
+    /// Reads until the blank line that ends a request head, or until the peer stops sending.
+    private func readRequestHead(_ connection: Int32) {
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while received.count < 65_536 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return }
+            received += buffer[..<count]
+            if received.count >= 4, Array(received.suffix(4)) == [13, 10, 13, 10] { return }
+        }
+    }
+
+    private func send(_ connection: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
+#endif
