@@ -1,7 +1,9 @@
 /// How each kind of `@Resilient` value is decoded, written once for both sources.
+@usableFromInline
 enum ResilientDecoding {
     /// `T?`: `nil` for a missing key, `null` or a value that cannot be decoded. An optional
     /// array or dictionary keeps what it can of its elements.
+    @inlinable
     static func optional<Wrapped: Decodable>(_ type: Wrapped.Type, from source: some ResilientSource) -> Resilient<Wrapped?> {
         if let collection = Wrapped.self as? any ResilientCollectionKind.Type {
             return collection.decodeOptional(from: source) as! Resilient<Wrapped?>
@@ -16,6 +18,7 @@ enum ResilientDecoding {
     }
 
     /// A raw-representable value with a fallback for a missing key, `null` or a bad value.
+    @inlinable
     static func withFallback<Raw: ResilientRawRepresentable>(
         _ type: Raw.Type, fallback: @autoclosure () -> Raw, from source: some ResilientSource
     ) -> Resilient<Raw> {
@@ -35,6 +38,7 @@ enum ResilientDecoding {
 
     /// The elements of an array that decode; `nil` for a missing key, `null` or a value that is
     /// not an array.
+    @inlinable
     static func elements<Element: Decodable>(
         _ type: Element.Type, from source: some ResilientSource
     ) -> (value: [Element]?, outcome: ResilientDecodingOutcome) {
@@ -67,6 +71,7 @@ enum ResilientDecoding {
 
     /// The entries of a `[String: T]` that decode; `nil` for a missing key, `null` or a value
     /// that is not an object.
+    @inlinable
     static func entries<Value: Decodable>(
         _ type: Value.Type, from source: some ResilientSource
     ) -> (value: [String: Value]?, outcome: ResilientDecodingOutcome) {
@@ -90,7 +95,8 @@ enum ResilientDecoding {
         return (entries, outcome(failures, from: source))
     }
 
-    private static func outcome(_ failures: [ElementFailure], from source: some ResilientSource) -> ResilientDecodingOutcome {
+    @usableFromInline
+    static func outcome(_ failures: [ElementFailure], from source: some ResilientSource) -> ResilientDecodingOutcome {
         guard !failures.isEmpty else { return .decodedSuccessfully }
         let reporter = source.reporter()
         if let reporter {
@@ -102,7 +108,8 @@ enum ResilientDecoding {
         return .recoveredFrom(ElementErrors(failures: failures), wasReported: reporter != nil)
     }
 
-    private static func report(_ error: any Error, from source: some ResilientSource) -> Bool {
+    @usableFromInline
+    static func report(_ error: any Error, from source: some ResilientSource) -> Bool {
         guard let reporter = source.reporter() else { return false }
         reporter.report(error, at: source.codingPath)
         return true

@@ -6,6 +6,7 @@ protocol ResilientKind {
 }
 
 /// The collections: they keep their good elements also when they are optional.
+@usableFromInline
 protocol ResilientCollectionKind {
     /// Decodes a `Resilient<Self?>` from `source`, returned as `Any`.
     static func decodeOptional(from source: some ResilientSource) -> Any
@@ -23,6 +24,7 @@ extension Array: ResilientKind, ResilientCollectionKind where Element: Decodable
         return Resilient(value ?? [], outcome: outcome)
     }
 
+    @usableFromInline
     static func decodeOptional(from source: some ResilientSource) -> Any {
         let (value, outcome) = ResilientDecoding.elements(Element.self, from: source)
         return Resilient(value, outcome: outcome)
@@ -35,6 +37,7 @@ extension Dictionary: ResilientKind, ResilientCollectionKind where Key == String
         return Resilient(value ?? [:], outcome: outcome)
     }
 
+    @usableFromInline
     static func decodeOptional(from source: some ResilientSource) -> Any {
         let (value, outcome) = ResilientDecoding.entries(Value.self, from: source)
         return Resilient(value, outcome: outcome)

@@ -1,5 +1,6 @@
 /// Where a `@Resilient` value is read from: one key of a keyed container, or a whole decoder.
 /// The decoding logic is written once against this and specialised for both.
+@usableFromInline
 protocol ResilientSource {
     /// Whether the key is absent (never, for a whole decoder).
     var isMissing: Bool { get }

@@ -8,6 +8,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct User: Decodable { @Resilient var age: Int? }
     /// ```
+    @inlinable
     public func decode<Wrapped: Decodable>(_ type: Resilient<Wrapped?>.Type, forKey key: Key) throws -> Resilient<Wrapped?> {
         ResilientDecoding.optional(Wrapped.self, from: KeyedSource(container: self, key: key))
     }
@@ -18,6 +19,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct Feed: Decodable { @Resilient var posts: [Post] }
     /// ```
+    @inlinable
     public func decode<Element: Decodable>(_ type: Resilient<[Element]>.Type, forKey key: Key) throws -> Resilient<[Element]> {
         let (value, outcome) = ResilientDecoding.elements(Element.self, from: KeyedSource(container: self, key: key))
         return Resilient(value ?? [], outcome: outcome)
@@ -29,6 +31,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct Feed: Decodable { @Resilient var drafts: [Post]? }
     /// ```
+    @inlinable
     public func decode<Element: Decodable>(_ type: Resilient<[Element]?>.Type, forKey key: Key) throws -> Resilient<[Element]?> {
         let (value, outcome) = ResilientDecoding.elements(Element.self, from: KeyedSource(container: self, key: key))
         return Resilient(value, outcome: outcome)
@@ -40,6 +43,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct Prices: Decodable { @Resilient var byCurrency: [String: Decimal] }
     /// ```
+    @inlinable
     public func decode<Value: Decodable>(_ type: Resilient<[String: Value]>.Type, forKey key: Key) throws -> Resilient<[String: Value]> {
         let (value, outcome) = ResilientDecoding.entries(Value.self, from: KeyedSource(container: self, key: key))
         return Resilient(value ?? [:], outcome: outcome)
@@ -51,6 +55,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct Prices: Decodable { @Resilient var discounts: [String: Decimal]? }
     /// ```
+    @inlinable
     public func decode<Value: Decodable>(_ type: Resilient<[String: Value]?>.Type, forKey key: Key) throws -> Resilient<[String: Value]?> {
         let (value, outcome) = ResilientDecoding.entries(Value.self, from: KeyedSource(container: self, key: key))
         return Resilient(value, outcome: outcome)
@@ -62,6 +67,7 @@ extension KeyedDecodingContainer {
     /// ```swift
     /// struct Screen: Decodable { @Resilient var layout: Layout }   // Layout.decodingFallback == .unknown
     /// ```
+    @inlinable
     public func decode<Raw: ResilientRawRepresentable>(_ type: Resilient<Raw>.Type, forKey key: Key) throws -> Resilient<Raw>
     where Raw.DecodingFallback == Raw {
         ResilientDecoding.withFallback(Raw.self, fallback: Raw.decodingFallback, from: KeyedSource(container: self, key: key))

@@ -60,6 +60,7 @@ public struct Resilient<Value: Decodable>: Decodable {
         self.outcome = .decodedSuccessfully
     }
 
+    @usableFromInline
     init(_ value: Value, outcome: ResilientDecodingOutcome) {
         self.wrappedValue = value
         self.outcome = outcome
