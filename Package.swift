@@ -12,14 +12,20 @@ let package = Package(
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "StreamsNetworking", targets: ["StreamsNetworking"]),
+        .library(name: "StreamsDecoding", targets: ["StreamsDecoding"]),
+        .library(name: "StreamsRecovery", targets: ["StreamsRecovery"]),
     ],
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
         .target(name: "StreamsNetworking", dependencies: ["Streams"]),
+        .target(name: "StreamsDecoding", dependencies: ["Streams"]),
+        .target(name: "StreamsRecovery", dependencies: ["Streams"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
+        .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
+        .testTarget(name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsRecovery", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

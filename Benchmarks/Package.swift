@@ -38,6 +38,9 @@ let package = Package(
             ]),
         .executableTarget(name: "ratio-chart"),
         .executableTarget(
+            name: "decoding-cost",
+            dependencies: [.product(name: "StreamsDecoding", package: "Streams")]),
+        .executableTarget(
             name: "profile",
             dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"]),
         .executableTarget(

@@ -22,7 +22,9 @@ let package = Package(
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsNetworking", package: "Streams"),
             ]),
-        .target(name: "SignUpDemo", dependencies: ["SignUpClient"]),
+        .target(
+            name: "SignUpDemo",
+            dependencies: ["SignUpClient", .product(name: "StreamsRecovery", package: "Streams")]),
         .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
         .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpDemo"]),
         .executableTarget(name: "streams-example", dependencies: [.product(name: "Streams", package: "Streams")]),
@@ -31,6 +33,12 @@ let package = Package(
             dependencies: [
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsTesting", package: "Streams"),
+            ]),
+        .executableTarget(
+            name: "resilient-decoding-demo",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsDecoding", package: "Streams"),
             ]),
         .testTarget(
             name: "SignUpTests",

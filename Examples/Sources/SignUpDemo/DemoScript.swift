@@ -65,12 +65,16 @@ public struct DemoScript: Sendable {
             }
         }
         timeline.line("")
-        if passed == Self.steps.count {
+        timeline.line("step \(Self.steps.count + 1)  A server error presented with recovery options: Try Again once, then Cancel")
+        if recoveryStep(client: client, queue: queue, timeline: timeline) { passed += 1 }
+        let total = Self.steps.count + 1
+        timeline.line("")
+        if passed == total {
             timeline.line(
-                "OK: all \(passed) steps behaved as expected (debounce, removeDuplicates, a local length check, switchToLatest, asResult, share, retry with Retry-After).")
+                "OK: all \(passed) steps behaved as expected (debounce, removeDuplicates, a local length check, switchToLatest, asResult, share, retry with Retry-After, recovery options, minimum duration).")
             return true
         }
-        timeline.line("FAILED: \(Self.steps.count - passed) of \(Self.steps.count) steps did not show what they should.")
+        timeline.line("FAILED: \(total - passed) of \(total) steps did not show what they should.")
         return false
     }
 

@@ -1,0 +1,80 @@
+import Foundation
+import StreamsDecoding
+import Testing
+
+@Suite("Error reporting")
+struct ErrorDigestTests {
+    struct Order: Decodable {
+        @Resilient var items: [Item]
+        @Resilient var note: String?
+        @Resilient var layout: Layout
+
+        struct Item: Decodable {
+            let sku: String
+            let quantity: Int
+        }
+    }
+
+    static let payload = #"""
+        {"items": [{"sku": "a", "quantity": 1}, {"sku": "b", "quantity": "many"}, {"quantity": 2}, {"sku": "d", "quantity": 4}],
+         "note": 17, "layout": "carousel"}
+        """#
+
+    @Test func theDigestIsATreeOfPropertiesIndicesAndMessages() throws {
+        let (order, digest) = try decode(Order.self, Self.payload)
+        #expect(order.items.map(\.sku) == ["a", "d"])
+        #expect(try #require(digest).debugDescription == """
+            3 errors (and 1 unknown novel value)
+            - items
+              - [1]: Expected to decode Int but found a string instead. (at quantity)
+              - [2]: missing key "sku"
+            - note: Expected to decode String but found number instead.
+            - layout: unknown novel value "carousel" for Layout
+            """)
+    }
+
+    @Test func errorsComeInTheOrderTheyHappened() throws {
+        let (_, digest) = try decode(Order.self, Self.payload)
+        let errors = try #require(digest).errors
+        #expect(errors.count == 3)
+        guard case DecodingError.typeMismatch = errors[0], case DecodingError.keyNotFound = errors[1] else {
+            Issue.record("unexpected errors \(errors)")
+            return
+        }
+    }
+
+    @Test func theReporterFlushesOnceAndCollectsAcrossDecodes() throws {
+        let reporter = ResilientDecodingErrorReporter()
+        let decoder = JSONDecoder()
+        decoder.userInfo[.resilientDecodingErrorReporter] = reporter
+        _ = try decoder.decode(Order.self, from: Data(Self.payload.utf8))
+        _ = try decoder.decode(Order.self, from: Data(#"{"note": false}"#.utf8))
+        #expect(reporter.flushReportedErrors()?.errors.count == 4)
+        #expect(reporter.flushReportedErrors() == nil)
+    }
+
+    @Test func decodingWithoutReportingReturnsNoDigestAndLeavesTheDecoderAlone() throws {
+        let decoder = JSONDecoder()
+        let (order, digest) = try decoder.decode(Order.self, from: Data(Self.payload.utf8), reportResilientDecodingErrors: false)
+        #expect(order.items.count == 2)
+        #expect(digest == nil)
+        _ = try decoder.decode(Order.self, from: Data(Self.payload.utf8), reportResilientDecodingErrors: true)
+        #expect(decoder.userInfo[.resilientDecodingErrorReporter] == nil)
+    }
+
+    @Test func theDecoderSettingsCarryOver() throws {
+        struct Snake: Decodable {
+            @Resilient var userName: String?
+        }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let (snake, _) = try decoder.decode(Snake.self, from: Data(#"{"user_name": "ann"}"#.utf8), reportResilientDecodingErrors: true)
+        #expect(snake.userName == "ann")
+    }
+
+    @Test func aValueThatCannotBeDecodedAtAllStillThrows() {
+        #expect(throws: DecodingError.self) {
+            try decode(Order.Item.self, "{}")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Streams
+import StreamsRecovery
+import StreamsTesting
+import Testing
+
+@Suite("minimumDuration")
+struct MinimumDurationTests {
+    typealias Instant = TestScheduler.SchedulerTimeType
+
+    /// Records each event with the virtual instant it arrived at.
+    func timeline<P: Publisher>(of publisher: P, on scheduler: TestScheduler) -> (TestSubscriber<P.Output, P.Failure>, Log<String>) {
+        let log = Log<String>()
+        let subscriber = TestSubscriber<P.Output, P.Failure>()
+        publisher
+            .handleEvents(
+                receiveOutput: { log.append("\(scheduler.now) value \($0)") },
+                receiveCompletion: { log.append("\(scheduler.now) \($0)") })
+            .subscribe(subscriber)
+        return (subscriber, log)
+    }
+
+    @Test func aFastFailureIsHeldUntilTheMinimumDuration() {
+        let scheduler = TestScheduler()
+        let request = Fail<Int, RequestError>(error: .timedOut).delay(for: .milliseconds(20), scheduler: scheduler)
+        let (subscriber, log) = timeline(of: request.minimumDuration(.milliseconds(500), scheduler: scheduler), on: scheduler)
+        scheduler.advance(by: .milliseconds(499))
+        #expect(log.items.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(log.items == ["0.5s failure(StreamsRecoveryTests.RequestError.timedOut)"])
+        #expect(subscriber.completion == .failure(.timedOut))
+    }
+
+    @Test func valuesAreNotDelayedOnlyTheCompletion() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, RequestError>()
+        let (_, log) = timeline(of: subject.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(log.items == ["0.1s value 1", "0.2s value 2"])
+        scheduler.advance(by: .milliseconds(800))
+        #expect(log.items == ["0.1s value 1", "0.2s value 2", "1.0s finished"])
+    }
+
+    @Test func aSlowCompletionIsDeliveredAtOnce() {
+        let scheduler = TestScheduler()
+        let request = Just(7).delay(for: .seconds(2), scheduler: scheduler)
+        let (_, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
+        scheduler.advance(by: .seconds(2))
+        #expect(log.items == ["2.0s value 7", "2.0s finished"])
+    }
+
+    @Test func aCompletionExactlyAtTheDeadlineIsDeliveredAtOnce() {
+        let scheduler = TestScheduler()
+        let request = Empty<Int, Never>().delay(for: .seconds(1), scheduler: scheduler)
+        let (_, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
+        #expect(scheduler.scheduledCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(log.items == ["1.0s finished"])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func theDurationStartsAtSubscription() {
+        let scheduler = TestScheduler()
+        scheduler.advance(by: .seconds(10))
+        let (_, log) = timeline(of: Empty<Int, Never>().minimumDuration(.milliseconds(300), scheduler: scheduler), on: scheduler)
+        scheduler.advance(by: .milliseconds(300))
+        #expect(log.items == ["10.3s finished"])
+    }
+
+    @Test func demandPassesThrough() {
+        let scheduler = TestScheduler()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        [1, 2, 3].publisher.minimumDuration(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        #expect(subscriber.values == [1, 2])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completion == nil)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.completion == .finished)
+        #expect(String(describing: subscriber.subscription!) == "MinimumDuration")
+    }
+
+    @Test func cancellingWhileHoldingDeliversNothing() {
+        let scheduler = TestScheduler()
+        let subscriber = TestSubscriber<Int, RequestError>()
+        Fail<Int, RequestError>(error: .timedOut).minimumDuration(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        subscriber.cancel()
+        scheduler.run()
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func cancellingWhileRunningCancelsUpstreamAtOnce() {
+        let scheduler = TestScheduler()
+        let cancels = Log<Instant>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject
+            .handleEvents(receiveCancel: { cancels.append(scheduler.now) })
+            .minimumDuration(.seconds(1), scheduler: scheduler)
+            .subscribe(subscriber)
+        scheduler.advance(by: .milliseconds(250))
+        subscriber.cancel()
+        #expect(cancels.items.map(\.description) == ["0.25s"])
+        subject.send(1)
+        subject.send(completion: .finished)
+        scheduler.run()
+        #expect(subscriber.events.count == 1)
+    }
+
+    @Test func eachRetryStartsItsOwnMinimumDuration() {
+        let scheduler = TestScheduler()
+        let attempts = Log<Instant>()
+        let subscriber = TestSubscriber<Int, RequestError>()
+        Deferred { () -> Fail<Int, RequestError> in
+            attempts.append(scheduler.now)
+            return Fail(error: .timedOut)
+        }
+        .minimumDuration(.milliseconds(500), scheduler: scheduler)
+        .recover(through: ErrorHandlerChain()) { presentation in
+            Just(presentation.option(titled: attempts.items.count < 3 ? "Try Again" : "Cancel")!)
+        }
+        .subscribe(subscriber)
+        scheduler.run()
+        // A failing server cannot be hammered: at most one attempt per half second.
+        #expect(attempts.items.map(\.description) == ["0.0s", "0.5s", "1.0s"])
+        #expect(subscriber.completion == .finished)
+        #expect(scheduler.now.description == "1.5s")
+    }
+}
