@@ -249,7 +249,7 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` on the queue at `date` and every `interval`, with a timer whose leeway is
-    /// `tolerance`; cancelling the result stops the timer.
+    /// `tolerance`; cancelling the result stops the timer. `interval` must not be negative.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -257,6 +257,7 @@ extension DispatchQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
+        precondition(interval >= .zero, "DispatchQueue: a repeating schedule requires an interval of zero or more, got \(interval)")
         let work = UncheckedAction(action)
         let options = options ?? SchedulerOptions()
         let timer = DispatchSource.makeTimerSource(queue: self)

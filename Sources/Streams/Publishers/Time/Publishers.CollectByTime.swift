@@ -39,15 +39,19 @@ extension Publishers {
         /// Options for the scheduler.
         public let options: Context.SchedulerOptions?
 
-        /// Makes a publisher of `upstream`'s values grouped by `strategy`. A count must be at
-        /// least 1.
+        /// Makes a publisher of `upstream`'s values grouped by `strategy`. The interval must not
+        /// be negative and a count must be at least 1.
         ///
         /// ```swift
         /// let batches = Publishers.CollectByTime(upstream: clicks, strategy: .byTime(queue, .seconds(1)), options: nil)
         /// ```
         @inlinable
         public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
-            if case .byTimeOrCount(_, _, let count) = strategy {
+            switch strategy {
+            case .byTime(_, let interval):
+                precondition(interval >= .zero, "collect(.byTime) requires an interval of zero or more, got \(interval)")
+            case .byTimeOrCount(_, let interval, let count):
+                precondition(interval >= .zero, "collect(.byTimeOrCount) requires an interval of zero or more, got \(interval)")
                 precondition(count > 0, "collect(.byTimeOrCount) requires a count of at least 1")
             }
             self.upstream = upstream

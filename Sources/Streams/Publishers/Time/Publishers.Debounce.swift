@@ -50,7 +50,7 @@ extension Publishers {
         /// (Combine discards it).
         public let deliversPendingValueOnFinish: Bool
 
-        /// Makes a publisher that debounces `upstream`.
+        /// Makes a publisher that debounces `upstream`. `dueTime` must not be negative.
         ///
         /// ```swift
         /// let settled = Publishers.Debounce(upstream: keystrokes, dueTime: .seconds(1), scheduler: DispatchQueue.main, options: nil)
@@ -63,6 +63,7 @@ extension Publishers {
             options: Context.SchedulerOptions?,
             deliversPendingValueOnFinish: Bool = false
         ) {
+            precondition(dueTime >= .zero, "debounce(for:) requires a dueTime of zero or more, got \(dueTime)")
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
