@@ -70,6 +70,8 @@ extension Publishers {
 
 /// The subscription of ``Publishers/CollectByTime``. Every delivery goes through the scheduler:
 /// the interval timer and a full group each schedule a flush, which sends what demand allows.
+/// Scheduled work holds the subscription strongly, so collected values are delivered even when
+/// nothing else keeps the pipeline alive; completion and cancel stop the timer, which lets go.
 @usableFromInline
 final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -141,8 +143,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval,
             tolerance: scheduler.minimumTolerance, options: options
-        ) { [weak self] in
-            self?.flush()
+        ) { [self] in
+            flush()
         }
         let stale = lock.withLockUnchecked { () -> Bool in
             guard case .subscribed = status else { return true }
@@ -160,7 +162,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             buffer.append(input)
             return count.map { buffer.count == $0 } ?? false
         }
-        if full { scheduler.schedule(options: options) { [weak self] in self?.flush(onlyFullGroups: true) } }
+        if full { scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) } }
         return .none
     }
 
@@ -174,7 +176,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
                 upstreamFinished = true
                 return true
             }
-            if subscribed { scheduler.schedule(options: options) { [weak self] in self?.flush() } }
+            if subscribed { scheduler.schedule(options: options) { [self] in flush() } }
         case .failure:
             let taken = lock.withLockUnchecked { () -> (Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
                 guard case .subscribed = status else { return (nil, nil, []) }
@@ -253,7 +255,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             return (status, upstreamDemand, held || upstreamFinished)
         }
         if upstreamDemand > 0 { upstream.request(upstreamDemand) }
-        if waiting { scheduler.schedule(options: options) { [weak self] in self?.flush() } }
+        if waiting { scheduler.schedule(options: options) { [self] in flush() } }
     }
 
     @inlinable

@@ -84,7 +84,8 @@ extension Publishers {
 ///
 /// It asks upstream for everything. Each value replaces the pending one and re-arms a repeating
 /// timer (cancelled when it fires, as Combine does); a generation number makes a timer that was
-/// replaced while firing do nothing.
+/// replaced while firing do nothing. The timer action holds the subscription strongly, as in
+/// Combine, so a pending value arrives even when nothing else keeps the pipeline alive.
 @usableFromInline
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -151,8 +152,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let newTimer = scheduler.schedule(
             after: scheduler.now.advanced(by: debounce.dueTime), interval: debounce.dueTime,
             tolerance: scheduler.minimumTolerance, options: debounce.options
-        ) { [weak self] in
-            self?.fire(armed)
+        ) { [self] in
+            fire(armed)
         }
         let stale = lock.withLockUnchecked { () -> Bool in
             guard armed == self.generation, case .subscribed = status, !upstreamDone else { return true }
