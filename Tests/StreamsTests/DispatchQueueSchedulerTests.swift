@@ -29,27 +29,6 @@ struct DispatchQueueSchedulerTests {
         cancellable.cancel()
     }
 
-    /// On a concurrent queue, `receive(on:)` and `delay` still deliver one event at a time, in
-    /// order, and the completion last: every value arrives. (A plain subscriber, with no gate
-    /// of its own as `sink` has, sees any overlap.)
-    @Test(arguments: ["receive(on:)", "delay"])
-    func aConcurrentQueueKeepsOrderAndLosesNothing(_ name: String) {
-        let count = 5_000
-        let queue = DispatchQueue.global()
-        let subject = PassthroughSubject<Int, Never>()
-        let moved = name == "delay"
-            ? subject.delay(for: .nanoseconds(1), scheduler: queue).eraseToAnyPublisher()
-            : subject.receive(on: queue).eraseToAnyPublisher()
-        let recorder = SerialRecorder()
-        moved.subscribe(recorder)
-        for value in 0..<count { subject.send(value) }
-        subject.send(completion: .finished)
-        #expect(recorder.done.wait(timeout: Self.limit) == .success)
-        #expect(recorder.values == Array(0..<count))
-        #expect(recorder.valuesAtCompletion == count)
-        #expect(recorder.overlaps.overlaps == 0)
-    }
-
     @Test func subscribeOnSubscribesOnTheQueue() {
         let queue = DispatchQueue(label: "subscribe-on")
         let key = DispatchSpecificKey<String>()
@@ -115,33 +94,5 @@ struct DispatchQueueSchedulerTests {
         #expect(Stride(.microseconds(3)).magnitude == 3_000)
         #expect((Stride.seconds(1) * Stride.seconds(1)) == .zero)
         #expect(Stride.seconds(1) + .milliseconds(500) == 1.5)
-    }
-}
-
-/// Records values and the completion, counting deliveries that overlap.
-private final class SerialRecorder: Subscriber, @unchecked Sendable {
-    let overlaps = OverlapDetector()
-    let done = DispatchSemaphore(value: 0)
-    private let state = Mutex<(values: [Int], atCompletion: Int)>(([], -1))
-
-    var values: [Int] { state.withLock { $0.values } }
-    var valuesAtCompletion: Int { state.withLock { $0.atCompletion } }
-
-    func receive(subscription: any Subscription) { subscription.request(.unlimited) }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        overlaps.run {
-            state.withLock { $0.values.append(input) }
-            // A little work, so that the queue's other threads pick up the next events.
-            var spin = 0
-            for step in 0..<2_000 { spin &+= step }
-            withExtendedLifetime(spin) {}
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        overlaps.run { state.withLock { $0.atCompletion = $0.values.count } }
-        done.signal()
     }
 }
