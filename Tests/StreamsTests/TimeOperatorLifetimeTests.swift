@@ -106,6 +106,15 @@ struct TimeOperatorLifetimeTests {
         #expect(scheduler.scheduledCount == 0)
     }
 
+    @Test(arguments: [0, -1])
+    func aZeroOrNegativeTimeoutFiresAtOnce(_ seconds: Int) {
+        let (seen, subscriber) = attach(Empty<Int, Never>(completeImmediately: false).timeout(.seconds(seconds), scheduler: scheduler))
+        scheduler.advance()
+        #expect(seen.completions == 1)
+        #expect(subscriber() == nil)
+        #expect(scheduler.scheduledCount == 0)
+    }
+
     @Test func aPendingDebouncedValueArrives() {
         let (seen, subscriber) = attach(ValuesThenSilence(values: [1, 2]).debounce(for: .seconds(1), scheduler: scheduler))
         scheduler.advance(by: .seconds(1))

@@ -117,8 +117,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return generation
         }) else { return }
         let scheduler = timeout.scheduler
+        // The timer is cancelled when it first fires, so its period only has to be valid: a
+        // zero or negative timeout (which fires at once) repeats every nanosecond.
+        let period = max(timeout.interval, .nanoseconds(1))
         let newTimer = scheduler.schedule(
-            after: scheduler.now.advanced(by: timeout.interval), interval: timeout.interval,
+            after: scheduler.now.advanced(by: timeout.interval), interval: period,
             tolerance: scheduler.minimumTolerance, options: timeout.options
         ) { [self] in
             timedOut(armed)
