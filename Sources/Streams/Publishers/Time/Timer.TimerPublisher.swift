@@ -84,11 +84,15 @@ extension Foundation.Timer {
         /// ```
         public func connect() -> any Cancellable {
             let subject = self.subject
-            let timer = Foundation.Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
+            let tick = TimerAction { subject.send(Date()) }
+            let timer = Foundation.Timer(timeInterval: interval, repeats: true) { _ in tick.run() }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             let invalidate = UncheckedAction { timer.invalidate() }
-            return AnyCancellable { invalidate.run() }
+            return AnyCancellable {
+                invalidate.run()
+                tick.release()
+            }
         }
     }
 }
