@@ -168,7 +168,8 @@ extension NetworkError {
         if status == 400 {
             return .failure(.validation(reason: reason))
         }
-        let serverNow = response.value(forHTTPHeaderField: "Date").flatMap(httpDate) ?? Date()
+        let clientNow = Date()
+        let serverNow = response.value(forHTTPHeaderField: "Date").flatMap { RetryAfter.date($0, now: clientNow) } ?? clientNow
         let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { RetryAfter.parse($0, now: serverNow) }
         return .failure(.server(status: status, reason: reason, retryAfter: retryAfter))
     }
@@ -176,15 +177,5 @@ extension NetworkError {
     /// The JSON error body servers send: `{"error": true, "reason": "..."}`.
     private struct ErrorBody: Decodable {
         let reason: String?
-    }
-
-    /// The instant of an HTTP-date, read through `RetryAfter.parse` against a fixed origin.
-    private static func httpDate(_ value: String) -> Date? {
-        let origin = Date(timeIntervalSince1970: 0)
-        guard let offset = RetryAfter.parse(value, now: origin), offset > .zero,
-            !value.allSatisfy({ $0.isNumber || $0 == " " })
-        else { return nil }
-        let (seconds, attoseconds) = offset.components
-        return origin.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 }

@@ -116,7 +116,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         precondition(interval > .zero, "A virtual-time scheduler requires a repeating interval greater than zero")
         let id = enqueue(at: date, interval: interval, action)
         return AnyCancellable { [weak self] in
-            self?.lock.withLockUnchecked { self?.jobs.removeAll { $0.id == id } }
+            guard let self else { return }
+            // The removed action is released outside the lock: what it holds may cancel other work.
+            let removed = lock.withLockUnchecked { () -> [Job] in
+                defer { jobs.removeAll { $0.id == id } }
+                return jobs.filter { $0.id == id }
+            }
+            withExtendedLifetime(removed) {}
         }
     }
 

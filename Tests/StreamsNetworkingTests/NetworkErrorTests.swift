@@ -70,6 +70,37 @@ struct NetworkErrorTests {
         #expect(check(dated).error?.retryAfter == .seconds(30))
     }
 
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`-style text for `date`.
+    static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
+    /// A validation of a 503 whose `Date` header is `date` and whose hint is a date 5 minutes
+    /// from the client's clock.
+    func hint(withDateHeader date: String) -> Duration? {
+        let headers = ["Date": date, "Retry-After": Self.httpDate(Date() + 300)]
+        let response = HTTPURLResponse(
+            url: URL(string: "http://stub.test/")!, statusCode: 503, httpVersion: "HTTP/1.1", headerFields: headers)!
+        guard case .failure(let error) = NetworkError.validate(data: Data(), response: response) else { return nil }
+        return error.retryAfter
+    }
+
+    @Test(arguments: ["\t86400", "86400", " 86400", "86400\t", "soon", ""])
+    func aDateHeaderThatIsNotADateIsIgnored(_ header: String) throws {
+        // Read as a date, "\t86400" would be 1970-01-02 and the 5 minutes a 57-year wait.
+        let wait = try #require(hint(withDateHeader: header))
+        #expect(wait > .seconds(290) && wait <= .seconds(300))
+    }
+
+    @Test func aPaddedDateHeaderIsStillADate() throws {
+        let wait = try #require(hint(withDateHeader: "\t" + Self.httpDate(Date() + 60) + " "))
+        #expect(wait > .seconds(238) && wait < .seconds(242))
+    }
+
     @Test func unauthorisedRequiresLogout() {
         let url = "http://stub.test/private"
         StubURLProtocol.set(.init(status: 401), for: url)

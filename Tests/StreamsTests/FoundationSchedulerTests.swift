@@ -41,6 +41,48 @@ struct FoundationSchedulerTests {
         #expect(log.items == ["next turn", "after"])
     }
 
+    /// Foundation on Linux never frees a timer added to a run loop: what the scheduled work
+    /// captures must still be released once it has run or was cancelled.
+    @Test func runLoopWorkIsReleasedOnceRunOrCancelled() {
+        let runLoop = RunLoop.current
+        weak var once: Tracked?
+        weak var repeating: Tracked?
+        let ran = Log<String>()
+        var cancellable: (any Cancellable)?
+        do {
+            let first = Tracked()
+            let second = Tracked()
+            (once, repeating) = (first, second)
+            runLoop.schedule(after: runLoop.now) { withExtendedLifetime(first) { ran.append("once") } }
+            cancellable = runLoop.schedule(after: runLoop.now, interval: .milliseconds(1)) {
+                withExtendedLifetime(second) { ran.append("repeating") }
+            }
+        }
+        runCurrentRunLoop { ran.items.contains("once") && ran.items.contains("repeating") }
+        #expect(once == nil)
+        #expect(repeating != nil)
+        cancellable?.cancel()
+        #expect(repeating == nil)
+    }
+
+    @Test func aCancelledTimerPublishLetsGoOfItsSubject() {
+        weak var subject: AnyObject?
+        let ticks = Log<Date>()
+        var connection: (any Cancellable)?
+        var subscription: AnyCancellable?
+        do {
+            let timer = Timer.publish(every: 0.001, on: .current, in: .default)
+            subject = Mirror(reflecting: timer).descendant("subject") as AnyObject?
+            subscription = timer.sink { ticks.append($0) }
+            connection = timer.connect()
+        }
+        runCurrentRunLoop { !ticks.items.isEmpty }
+        #expect(subject != nil)
+        connection?.cancel()
+        subscription?.cancel()
+        #expect(subject == nil)
+    }
+
     @Test func runLoopRepeatsUntilCancelled() {
         let runLoop = RunLoop.current
         let count = Mutex(0)

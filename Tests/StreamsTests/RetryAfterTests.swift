@@ -41,6 +41,47 @@ struct RetryAfterTests {
         #expect(RetryAfter.parse("Wed, 29 Feb 2023 00:00:00 GMT", now: now) == nil)
     }
 
+    @Test func twoDigitYearsCompareInstantsNotWholeYears() {
+        let now = Date(timeIntervalSince1970: 1_795_305_600)   // 2026-11-22 00:00:00 UTC
+        // 2076-12-01 is more than 50 years after now (2076-11-22): the year is 1976, in the past.
+        #expect(RetryAfter.parse("Tuesday, 01-Dec-76 00:00:00 GMT", now: now) == .zero)
+        // Exactly 50 years ahead is not "more than 50 years": still 2076; one second later is 1976.
+        let fifty = Duration.seconds(3_373_228_800 - 1_795_305_600)
+        #expect(RetryAfter.parse("Sunday, 22-Nov-76 00:00:00 GMT", now: now) == fifty)
+        #expect(RetryAfter.parse("Sunday, 22-Nov-76 00:00:01 GMT", now: now) == .zero)
+        // A fraction of a second in `now` counts too.
+        #expect(RetryAfter.parse("Sunday, 22-Nov-76 00:00:00 GMT", now: now - 0.5) == .zero)
+    }
+
+    @Test func aNonFiniteNowGivesNilForDatesAndDoesNotTrap() {
+        for now in [Double.nan, .infinity, -.infinity].map(Date.init(timeIntervalSince1970:)) {
+            #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == nil)
+            #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == nil)
+            #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == nil)
+            #expect(RetryAfter.parse("120", now: now) == .seconds(120))
+        }
+        // Finite but absurd: too far from 1970 to settle a two-digit year.
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: 1e300)) == nil)
+    }
+
+    @Test func farFutureDatesDoNotOverflow() {
+        let epoch = Date(timeIntervalSince1970: 0)
+        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: epoch) == .seconds(253_402_300_799))
+        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: -1e300)) == RetryAfter.unbounded)
+        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: 1e300)) == .zero)
+        #expect(RetryAfter.parse("Mon, 01 Jan 0000 00:00:00 GMT", now: epoch) == .zero)
+    }
+
+    @Test(arguments: ["86400", "\t86400", " 86400 ", "\t\t1\t", "0", ""])
+    func digitsAreNotAnHTTPDate(_ value: String) {
+        #expect(RetryAfter.date(value) == nil)
+    }
+
+    @Test func anHTTPDateMayBePaddedWithWhitespace() {
+        #expect(RetryAfter.date("\tSun, 06 Nov 1994 08:49:37 GMT ") == example)
+        #expect(RetryAfter.date("Sunday, 06-Nov-94 08:49:37 GMT", now: example) == example)
+    }
+
     @Test(arguments: [
         "", "   ", "-1", "+5", "1.5", "12abc", "1 2", "120, 60", "soon",
         "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT",

@@ -10,25 +10,33 @@ extension Publisher {
         return output(in: 0..<maxLength)
     }
 
-    /// Passes on only the value at `index` (counting from zero), then finishes.
+    /// Passes on only the value at `index` (counting from zero), then finishes. `index` must not
+    /// be negative.
     ///
     /// ```swift
     /// let third = ["a", "b", "c"].publisher.output(at: 2)   // "c"
     /// ```
     @inlinable
     public func output(at index: Int) -> Publishers.Output<Self> {
-        output(in: index...index)
+        precondition(index >= 0, "output(at:) requires an index of zero or more, got \(index)")
+        // Position Int.max is never reached; its one-element range would overflow.
+        return Publishers.Output(upstream: self, range: index < .max ? index..<index + 1 : index..<index)
     }
 
     /// Passes on only the values whose position (counting from zero) lies in `range`, then
-    /// finishes.
+    /// finishes. Positions must not be negative.
     ///
     /// ```swift
     /// let middle = (0..<10).publisher.output(in: 3..<5)   // 3, 4
     /// ```
     @inlinable
     public func output<R: RangeExpression>(in range: R) -> Publishers.Output<Self> where R.Bound == Int {
-        Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
+        // A closed range is made half-open by the standard library, which traps without a word
+        // on a negative upper bound: name the rule first.
+        if let closed = range as? ClosedRange<Int> {
+            precondition(closed.lowerBound >= 0, "output(in:) requires positions of zero or more, got \(closed)")
+        }
+        return Publishers.Output(upstream: self, range: range.relative(to: 0..<Int.max))
     }
 }
 

@@ -15,36 +15,53 @@ public enum RetryAfter {
     /// Parses an HTTP `Retry-After` value: delta-seconds (digits, with optional surrounding
     /// whitespace) or an HTTP-date in any of RFC 9110's three forms, always GMT: IMF-fixdate
     /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94
-    /// 08:49:37 GMT`, a two-digit year being the latest year with those digits not more than 50
-    /// years after `now`) and asctime (`Sun Nov  6 08:49:37 1994`).
+    /// 08:49:37 GMT`, whose two-digit year is the one that puts the instant at most 50 years
+    /// after `now`) and asctime (`Sun Nov  6 08:49:37 1994`).
     ///
     /// Returns the time to wait from `now`: `.zero` for a date that has passed, ``unbounded``
     /// for a number of seconds too large to represent, and `nil` for anything else (empty,
-    /// negative, fractional, several values, unknown names, out-of-range fields).
+    /// negative, fractional, several values, unknown names, out-of-range fields). The result is
+    /// never negative. A date needs a finite `now` to be measured against: when `now` is NaN or
+    /// infinite, a date gives `nil` (delta-seconds do not depend on `now`).
     ///
     /// ```swift
     /// let wait = RetryAfter.parse(response.value(forHTTPHeaderField: "Retry-After") ?? "")
     /// ```
     public static func parse(_ value: String, now: Date = Date()) -> Duration? {
+        let trimmed = trimmed(value)
+        guard !trimmed.isEmpty else { return nil }
+        if trimmed.allSatisfy(isDigit) {
+            return deltaSeconds(trimmed)
+        }
+        guard let date = httpDate(trimmed, now: now) else { return nil }
+        let seconds = date.timeIntervalSince1970 - now.timeIntervalSince1970
+        guard seconds.isFinite else { return nil }
+        if seconds <= 0 { return .zero }
+        // Dates have four-digit years, so only an absurd `now` can come near the limit.
+        return seconds < 9.2e18 ? .seconds(seconds) : unbounded
+    }
+
+    /// The instant an HTTP-date names (any of the three forms, surrounding whitespace allowed),
+    /// for headers such as `Date` that hold nothing else: digits are not a date. `now` only
+    /// settles the century of an RFC 850 two-digit year.
+    package static func date(_ value: String, now: Date = Date()) -> Date? {
+        httpDate(trimmed(value), now: now)
+    }
+
+    /// The bytes of `value` without the optional whitespace (spaces and tabs) around it.
+    private static func trimmed(_ value: String) -> ArraySlice<UInt8> {
         let text = Array(value.utf8)
         var start = 0
         var end = text.count
         while start < end, isWhitespace(text[start]) { start += 1 }
         while end > start, isWhitespace(text[end - 1]) { end -= 1 }
-        guard start < end else { return nil }
-        let trimmed = Array(text[start..<end])
-        if trimmed.allSatisfy(isDigit) {
-            return deltaSeconds(trimmed)
-        }
-        guard let date = httpDate(trimmed, now: now) else { return nil }
-        let seconds = date.timeIntervalSince(now)
-        return seconds <= 0 ? .zero : .seconds(seconds)
+        return text[start..<end]
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private static func deltaSeconds(_ digits: [UInt8]) -> Duration {
+    private static func deltaSeconds(_ digits: ArraySlice<UInt8>) -> Duration {
         var seconds: Int64 = 0
         for digit in digits {
             let (shifted, overflow1) = seconds.multipliedReportingOverflow(by: 10)
@@ -63,14 +80,19 @@ public enum RetryAfter {
 
     /// A cursor over the bytes of a date, with exact-match helpers that fail by returning nil.
     private struct Scanner {
-        let bytes: [UInt8]
-        var index = 0
+        let bytes: ArraySlice<UInt8>
+        var index: Int
 
-        var atEnd: Bool { index == bytes.count }
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        var atEnd: Bool { index == bytes.endIndex }
 
         mutating func literal(_ text: String) -> Bool {
             let expected = Array(text.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+            guard index + expected.count <= bytes.endIndex, bytes[index..<index + expected.count].elementsEqual(expected) else {
                 return false
             }
             index += expected.count
@@ -87,7 +109,7 @@ public enum RetryAfter {
         }
 
         mutating func digits(_ count: Int) -> Int? {
-            guard index + count <= bytes.count else { return nil }
+            guard index + count <= bytes.endIndex else { return nil }
             var value = 0
             for byte in bytes[index..<index + count] {
                 guard byte >= 0x30 && byte <= 0x39 else { return nil }
@@ -106,12 +128,12 @@ public enum RetryAfter {
         }
     }
 
-    private static func httpDate(_ bytes: [UInt8], now: Date) -> Date? {
+    private static func httpDate(_ bytes: ArraySlice<UInt8>, now: Date) -> Date? {
         imfFixdate(bytes) ?? rfc850Date(bytes, now: now) ?? asctimeDate(bytes)
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT`
-    private static func imfFixdate(_ bytes: [UInt8]) -> Date? {
+    private static func imfFixdate(_ bytes: ArraySlice<UInt8>) -> Date? {
         var scanner = Scanner(bytes: bytes)
         guard scanner.word(from: shortDays) != nil, scanner.literal(", "),
             let day = scanner.digits(2), scanner.literal(" "),
@@ -123,24 +145,37 @@ public enum RetryAfter {
     }
 
     /// `Sunday, 06-Nov-94 08:49:37 GMT`
-    private static func rfc850Date(_ bytes: [UInt8], now: Date) -> Date? {
+    private static func rfc850Date(_ bytes: ArraySlice<UInt8>, now: Date) -> Date? {
         var scanner = Scanner(bytes: bytes)
         guard scanner.word(from: longDays) != nil, scanner.literal(", "),
             let day = scanner.digits(2), scanner.literal("-"),
             let month = scanner.word(from: months), scanner.literal("-"),
             let shortYear = scanner.digits(2), scanner.literal(" "),
-            let (hour, minute, second) = scanner.time(), scanner.literal(" GMT"), scanner.atEnd
+            let (hour, minute, second) = scanner.time(), scanner.literal(" GMT"), scanner.atEnd,
+            let year = fullYear(shortYear, month: month + 1, day: day, secondOfDay: hour * 3_600 + minute * 60 + second, now: now)
         else { return nil }
-        // RFC 9110: a two-digit year more than 50 years in the future is the most recent past
-        // year with the same last two digits.
-        let currentYear = civilYear(of: now)
-        var year = currentYear - currentYear % 100 + shortYear
-        if year > currentYear + 50 { year -= 100 }
         return makeDate(year: year, month: month + 1, day: day, hour: hour, minute: minute, second: second)
     }
 
+    /// RFC 9110: a two-digit year that would put the instant more than 50 years after `now` is
+    /// the most recent past year with the same last two digits. The comparison is between
+    /// instants (year, month, day, time of day), not whole years. `nil` when `now` is not a
+    /// finite date within a few million years of 1970.
+    private static func fullYear(_ shortYear: Int, month: Int, day: Int, secondOfDay: Int, now: Date) -> Int? {
+        let nowSeconds = now.timeIntervalSince1970
+        guard nowSeconds.isFinite, abs(nowSeconds) < 1e14 else { return nil }
+        let nowDays = (nowSeconds / 86_400).rounded(.down)
+        let (nowYear, nowMonth, nowDay) = civilDate(daysFromEpoch: Int(nowDays))
+        let nowSecondOfDay = nowSeconds - nowDays * 86_400
+        let century = nowYear - ((nowYear % 100) + 100) % 100
+        let year = century + shortYear
+        // This candidate is at most 99 years after `now`; the one before it is in the past.
+        let tooLate = (year, month, day, Double(secondOfDay)) > (nowYear + 50, nowMonth, nowDay, nowSecondOfDay)
+        return tooLate ? year - 100 : year
+    }
+
     /// `Sun Nov  6 08:49:37 1994` (or `Sun Nov 16 08:49:37 1994`)
-    private static func asctimeDate(_ bytes: [UInt8]) -> Date? {
+    private static func asctimeDate(_ bytes: ArraySlice<UInt8>) -> Date? {
         var scanner = Scanner(bytes: bytes)
         guard scanner.word(from: shortDays) != nil, scanner.literal(" "),
             let month = scanner.word(from: months), scanner.literal(" ")
@@ -191,15 +226,16 @@ public enum RetryAfter {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The UTC calendar year of `date`.
-    private static func civilYear(of date: Date) -> Int {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
+    /// The proleptic Gregorian calendar date of a day counted from 1970-01-01.
+    private static func civilDate(daysFromEpoch: Int) -> (year: Int, month: Int, day: Int) {
+        let days = daysFromEpoch + 719_468
         let era = (days >= 0 ? days : days - 146_096) / 146_097
         let dayOfEra = days - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

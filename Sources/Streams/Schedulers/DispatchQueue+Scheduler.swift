@@ -250,8 +250,8 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` on the queue at `date` and every `interval`, with a timer whose leeway is
-    /// `tolerance`; cancelling the result stops the timer. A date too far ahead for Dispatch
-    /// never comes.
+    /// `tolerance`; cancelling the result stops the timer. `interval` must not be negative. A date
+    /// too far ahead for Dispatch never comes.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -259,6 +259,7 @@ extension DispatchQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
+        precondition(interval >= .zero, "DispatchQueue: a repeating schedule requires an interval of zero or more, got \(interval)")
         let work = UncheckedAction(action)
         let options = options ?? SchedulerOptions()
         let timer = DispatchSource.makeTimerSource(queue: self)

@@ -45,8 +45,8 @@ extension RunLoop: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = UncheckedAction(action)
-        let timer = Timer(fire: Self.fireDate(of: date), interval: 0, repeats: false) { _ in work.run() }
+        let work = TimerAction(action)
+        let timer = Timer(fire: Self.fireDate(of: date), interval: 0, repeats: false) { _ in work.runOnce() }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
     }
@@ -60,11 +60,14 @@ extension RunLoop: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = UncheckedAction(action)
+        let work = TimerAction(action)
         let timer = Timer(fire: Self.fireDate(of: date), interval: interval.timeInterval, repeats: true) { _ in work.run() }
         timer.tolerance = tolerance.timeInterval
         add(timer, forMode: .default)
         let invalidate = UncheckedAction { timer.invalidate() }
-        return AnyCancellable { invalidate.run() }
+        return AnyCancellable {
+            invalidate.run()
+            work.release()
+        }
     }
 }

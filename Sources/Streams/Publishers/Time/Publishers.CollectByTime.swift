@@ -39,15 +39,19 @@ extension Publishers {
         /// Options for the scheduler.
         public let options: Context.SchedulerOptions?
 
-        /// Makes a publisher of `upstream`'s values grouped by `strategy`. A count must be at
-        /// least 1.
+        /// Makes a publisher of `upstream`'s values grouped by `strategy`. The interval must not
+        /// be negative and a count must be at least 1.
         ///
         /// ```swift
         /// let batches = Publishers.CollectByTime(upstream: clicks, strategy: .byTime(queue, .seconds(1)), options: nil)
         /// ```
         @inlinable
         public init(upstream: Upstream, strategy: TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
-            if case .byTimeOrCount(_, _, let count) = strategy {
+            switch strategy {
+            case .byTime(_, let interval):
+                precondition(interval >= .zero, "collect(.byTime) requires an interval of zero or more, got \(interval)")
+            case .byTimeOrCount(_, let interval, let count):
+                precondition(interval >= .zero, "collect(.byTimeOrCount) requires an interval of zero or more, got \(interval)")
                 precondition(count > 0, "collect(.byTimeOrCount) requires a count of at least 1")
             }
             self.upstream = upstream
@@ -66,6 +70,8 @@ extension Publishers {
 
 /// The subscription of ``Publishers/CollectByTime``. Every delivery goes through the scheduler:
 /// the interval timer and a full group each schedule a flush, which sends what demand allows.
+/// Scheduled work holds the subscription strongly, so collected values are delivered even when
+/// nothing else keeps the pipeline alive; completion and cancel stop the timer, which lets go.
 @usableFromInline
 final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -137,8 +143,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval,
             tolerance: scheduler.minimumTolerance, options: options
-        ) { [weak self] in
-            self?.flush()
+        ) { [self] in
+            flush()
         }
         let stale = lock.withLockUnchecked { () -> Bool in
             guard case .subscribed = status else { return true }
@@ -156,7 +162,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             buffer.append(input)
             return count.map { buffer.count == $0 } ?? false
         }
-        if full { scheduler.schedule(options: options) { [weak self] in self?.flush(onlyFullGroups: true) } }
+        if full { scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) } }
         return .none
     }
 
@@ -170,7 +176,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
                 upstreamFinished = true
                 return true
             }
-            if subscribed { scheduler.schedule(options: options) { [weak self] in self?.flush() } }
+            if subscribed { scheduler.schedule(options: options) { [self] in flush() } }
         case .failure:
             let taken = lock.withLockUnchecked { () -> (Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
                 guard case .subscribed = status else { return (nil, nil, []) }
@@ -249,7 +255,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
             return (status, upstreamDemand, held || upstreamFinished)
         }
         if upstreamDemand > 0 { upstream.request(upstreamDemand) }
-        if waiting { scheduler.schedule(options: options) { [weak self] in self?.flush() } }
+        if waiting { scheduler.schedule(options: options) { [self] in flush() } }
     }
 
     @inlinable

@@ -50,7 +50,7 @@ extension Publishers {
         /// (Combine discards it).
         public let deliversPendingValueOnFinish: Bool
 
-        /// Makes a publisher that debounces `upstream`.
+        /// Makes a publisher that debounces `upstream`. `dueTime` must not be negative.
         ///
         /// ```swift
         /// let settled = Publishers.Debounce(upstream: keystrokes, dueTime: .seconds(1), scheduler: DispatchQueue.main, options: nil)
@@ -63,6 +63,7 @@ extension Publishers {
             options: Context.SchedulerOptions?,
             deliversPendingValueOnFinish: Bool = false
         ) {
+            precondition(dueTime >= .zero, "debounce(for:) requires a dueTime of zero or more, got \(dueTime)")
             self.upstream = upstream
             self.dueTime = dueTime
             self.scheduler = scheduler
@@ -83,7 +84,8 @@ extension Publishers {
 ///
 /// It asks upstream for everything. Each value replaces the pending one and re-arms a repeating
 /// timer (cancelled when it fires, as Combine does); a generation number makes a timer that was
-/// replaced while firing do nothing.
+/// replaced while firing do nothing. The timer action holds the subscription strongly, as in
+/// Combine, so a pending value arrives even when nothing else keeps the pipeline alive.
 @usableFromInline
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -150,8 +152,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let newTimer = scheduler.schedule(
             after: scheduler.now.advanced(by: debounce.dueTime), interval: debounce.dueTime,
             tolerance: scheduler.minimumTolerance, options: debounce.options
-        ) { [weak self] in
-            self?.fire(armed)
+        ) { [self] in
+            fire(armed)
         }
         let stale = lock.withLockUnchecked { () -> Bool in
             guard armed == self.generation, case .subscribed = status, !upstreamDone else { return true }

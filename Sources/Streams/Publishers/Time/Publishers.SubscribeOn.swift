@@ -60,7 +60,9 @@ extension Publishers {
     }
 }
 
-/// The subscription of `subscribe(on:)`.
+/// The subscription of `subscribe(on:)`. The scheduled requests and the scheduled cancel hold
+/// it strongly, and a cancel lets go of the downstream only once the upstream has been
+/// cancelled on the scheduler, as in Combine; values that arrive after the cancel are ignored.
 @usableFromInline
 final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -102,7 +104,10 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        lock.withLockUnchecked { downstream }?.value.receive(input) ?? .none
+        guard let downstream = lock.withLockUnchecked({ status.subscription == nil ? nil : downstream }) else {
+            return .none
+        }
+        return downstream.value.receive(input)
     }
 
     @inlinable
@@ -120,20 +125,32 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         guard let upstream = lock.withLockUnchecked({ status.subscription }) else { return }
-        scheduler.schedule(options: options) { upstream.request(demand) }
+        scheduler.schedule(options: options) { [self] in
+            withExtendedLifetime(self) { upstream.request(demand) }
+        }
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> ((any Subscription)?, Box<Downstream>?) in
-            defer {
-                status = .terminal
-                downstream = nil
-            }
-            return (status.subscription, downstream)
+        let upstream = lock.withLockUnchecked { () -> (any Subscription)? in
+            defer { status = .terminal }
+            return status.subscription
         }
-        guard let upstream = taken.0 else { return }
-        scheduler.schedule(options: options) { upstream.cancel() }
+        guard let upstream else { return releaseDownstream() }
+        scheduler.schedule(options: options) { [self] in
+            upstream.cancel()
+            releaseDownstream()
+        }
+    }
+
+    /// Lets go of the downstream, outside the lock.
+    @inlinable
+    func releaseDownstream() {
+        let released = lock.withLockUnchecked { () -> Box<Downstream>? in
+            defer { downstream = nil }
+            return downstream
+        }
+        withExtendedLifetime(released) {}
     }
 
     @usableFromInline

@@ -72,8 +72,11 @@ extension Publishers {
     }
 }
 
-/// The subscription of `timeout`. Each (re)start of the wait has a generation number; a wait
-/// that was restarted does nothing when it ends.
+/// The subscription of `timeout`. Each (re)start of the wait arms a repeating timer (as
+/// Combine does) and cancels the previous one; a generation number makes a timer that was
+/// replaced while firing do nothing. The timer action holds the subscription strongly, so a
+/// pipeline that nothing else keeps alive still times out; cancelling the timer on completion,
+/// cancel or timeout lets it go.
 @usableFromInline
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -95,6 +98,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var requested = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timer: (any Cancellable)?
 
     @inlinable
     init(downstream: Downstream, timeout: Publishers.Timeout<Upstream, Context>) {
@@ -111,24 +117,36 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return generation
         }) else { return }
         let scheduler = timeout.scheduler
-        scheduler.schedule(
-            after: scheduler.now.advanced(by: timeout.interval), tolerance: scheduler.minimumTolerance,
-            options: timeout.options
-        ) { [weak self] in
-            self?.timedOut(armed)
+        // The timer is cancelled when it first fires, so its period only has to be valid: a
+        // zero or negative timeout (which fires at once) repeats every nanosecond.
+        let period = max(timeout.interval, .nanoseconds(1))
+        let newTimer = scheduler.schedule(
+            after: scheduler.now.advanced(by: timeout.interval), interval: period,
+            tolerance: scheduler.minimumTolerance, options: timeout.options
+        ) { [self] in
+            timedOut(armed)
         }
+        // Keep the new timer unless the wait was restarted or ended meanwhile; cancel the other.
+        let replaced = lock.withLockUnchecked { () -> (any Cancellable)? in
+            guard armed == generation, case .subscribed = status else { return newTimer }
+            defer { timer = newTimer }
+            return timer
+        }
+        replaced?.cancel()
     }
 
     /// Wait number `armed` is over: if nothing restarted it, end the stream.
     @inlinable
     func timedOut(_ armed: Int) {
-        let taken = lock.withLockUnchecked { () -> (any Subscription, Box<Downstream>)? in
+        let taken = lock.withLockUnchecked { () -> (any Subscription, Box<Downstream>, (any Cancellable)?)? in
             guard armed == generation, case .subscribed(let upstream) = status, let downstream else { return nil }
             status = .terminal
             self.downstream = nil
-            return (upstream, downstream)
+            defer { timer = nil }
+            return (upstream, downstream, timer)
         }
-        guard let (upstream, downstream) = taken else { return }
+        guard let (upstream, downstream, timer) = taken else { return }
+        timer?.cancel()
         upstream.cancel()
         downstream.value.receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
     }
@@ -164,7 +182,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.withLockUnchecked { generation += 1 }
+        let timer = lock.withLockUnchecked { () -> (any Cancellable)? in
+            generation += 1
+            defer { self.timer = nil }
+            return self.timer
+        }
+        timer?.cancel()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
             let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
                 guard case .subscribed = status else { return nil }
@@ -189,14 +212,16 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
+        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, (any Cancellable)?) in
             defer {
                 status = .terminal
                 downstream = nil
+                timer = nil
                 generation += 1
             }
-            return (status, downstream)
+            return (status, downstream, timer)
         }
+        taken.2?.cancel()
         taken.0.cancel()
     }
 

@@ -86,13 +86,17 @@ extension Foundation.Timer {
         /// ```
         public func connect() -> any Cancellable {
             let subject = self.subject
+            let tick = TimerAction { subject.send(Date()) }
             let timer = Foundation.Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
-                subject.send(Date())
+                tick.run()
             }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             let invalidate = UncheckedAction { timer.invalidate() }
-            return AnyCancellable { invalidate.run() }
+            return AnyCancellable {
+                invalidate.run()
+                tick.release()
+            }
         }
     }
 }
