@@ -23,10 +23,31 @@ struct AsyncPublisherTests {
         do {
             _ = try await iterator.next()
             Issue.record("expected the failure")
-        } catch {
+        } catch let error as TestError {
             #expect(error == .oops)
         }
         #expect(try await iterator.next() == nil)
+    }
+
+    /// Combine declares `next()` as plain `async throws`; code written for it stores the call in
+    /// an untyped closure and casts the error back. With a typed `throws(P.Failure)` the
+    /// `where` clause below would not compile and the `as` cast would warn.
+    @Test func nextThrowsUntypedAsInCombine() async {
+        func requiresUntypedThrows<S: AsyncSequence>(_: S) where S.Failure == any Error, S.AsyncIterator.Failure == any Error {}
+        requiresUntypedThrows(Fail<Int, TestError>(error: .oops).values)
+
+        let next: () async throws -> Int? = {
+            var iterator = Fail<Int, TestError>(error: .oops).values.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        do {
+            _ = try await next()
+            Issue.record("expected the failure")
+        } catch let error as TestError {
+            #expect(error == .oops)
+        } catch {
+            Issue.record("expected TestError, got \(error)")
+        }
     }
 
     @Test func aSubjectsValuesArriveAsTheLoopAsks() async {

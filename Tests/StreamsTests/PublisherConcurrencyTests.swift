@@ -15,7 +15,7 @@ final class PublisherConcurrencyTests: XCTestCase {
             }
             XCTFail("the loop should throw")
         } catch {
-            XCTAssertEqual(error, .oops)
+            XCTAssertEqual(error as? Failure, .oops)
         }
         XCTAssertEqual(received, [])
     }
@@ -35,7 +35,7 @@ final class PublisherConcurrencyTests: XCTestCase {
             _ = try await iterator.next()
             XCTFail("next() should throw")
         } catch {
-            XCTAssertEqual(error, .oops)
+            XCTAssertEqual(error as? Failure, .oops)
         }
         let afterTheFailure = try await iterator.next()
         XCTAssertNil(afterTheFailure)

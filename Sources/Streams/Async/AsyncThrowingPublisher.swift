@@ -18,18 +18,24 @@ extension Publisher {
 /// A publisher seen as an `AsyncSequence` that throws its failure.
 ///
 /// Each iterator subscribes once and requests one value per `next()`; after the failure has
-/// been thrown, `next()` returns nil.
+/// been thrown, `next()` returns nil. As in Combine, `next()` throws untyped (`any Error`): the
+/// thrown error is the publisher's failure, so cast it back with `catch let error as MyError`.
 ///
 /// ```swift
-/// for try await line in lines.values {
-///     print(line)
+/// do {
+///     for try await line in lines.values {
+///         print(line)
+///     }
+/// } catch let error as LineError {
+///     print("failed: \(error)")
 /// }
 /// ```
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The publisher's output.
     public typealias Element = P.Output
-    /// The publisher's failure.
-    public typealias Failure = P.Failure
+    /// What iterating throws: `any Error`, as in Combine (the error thrown is always a
+    /// `P.Failure`).
+    public typealias Failure = any Error
 
     /// Reads the values one at a time.
     ///
@@ -47,13 +53,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         }
 
         /// The next value, nil once the publisher has finished or the task is cancelled; throws
-        /// the publisher's failure.
+        /// the publisher's failure (untyped, as in Combine).
         ///
         /// ```swift
         /// let value = try await iterator.next()
         /// ```
         @inlinable
-        public mutating func next() async throws(P.Failure) -> P.Output? {
+        public mutating func next() async throws -> P.Output? {
             try await owner.bridge.next(isolation: nil).get()
         }
 
@@ -63,7 +69,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
         /// let value = try await iterator.next(isolation: #isolation)
         /// ```
         @inlinable
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
             try await owner.bridge.next(isolation: actor).get()
         }
     }
