@@ -2,9 +2,10 @@
 ///
 /// `start` tells `target` how the wait goes, stamping each call with `attempt` so that the
 /// target can ignore a wait that no longer matters: ``ResubscribeWaitTarget/waitStarted(_:attempt:)``
-/// with what cancels it (as soon as it is known), then exactly one of
+/// with what cancels it (as soon as it is known), then
 /// ``ResubscribeWaitTarget/waitEnded(attempt:)`` (subscribe again) or
-/// ``ResubscribeWaitTarget/waitAbandoned(attempt:)`` (give up with the failure). The wait holds
+/// ``ResubscribeWaitTarget/waitAbandoned(attempt:)`` (give up with the failure); the first of
+/// these counts and later calls are ignored. The wait holds
 /// `target` strongly: a pending retry keeps its pipeline alive until it runs, as in Combine.
 @usableFromInline
 protocol ResubscribeWait {

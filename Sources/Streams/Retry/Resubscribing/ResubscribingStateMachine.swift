@@ -1,13 +1,11 @@
 /// The state of a ``ResubscribingSubscription``: a value with no lock and no callouts. Each
 /// event method updates it and returns what the subscription must do once the lock is released.
 ///
-/// Phases, with the events that move between them:
-///
-///     idle ──start──▶ attempting(1) ──failure──▶ deciding(1) ──now──▶ attempting(2) ...
-///                        │   ▲                       │ └──wait──▶ waiting(1) ──waitEnded──┘
-///                   .finished │ waitEnded            giveUp            │ waitAbandoned
-///                        ▼                            ▼                ▼
-///                     terminated ◀──────────────── terminated ◀──── terminated
+/// Phases, and the events that move between them:
+/// - `idle`: `start` → `attempting(1)`.
+/// - `attempting(n)`: a failure → `deciding(n)`; `.finished` → `terminated`.
+/// - `deciding(n)`: give up → `terminated`; now → `attempting(n + 1)`; wait → `waiting(n)`.
+/// - `waiting(n)`: the wait ends → `attempting(n + 1)`; it is abandoned → `terminated`.
 ///
 /// `cancel` leads from every phase to `terminated`. Attempts are numbered so that a wait that
 /// reports after its attempt has moved on is recognised as stale. Whether a thread is inside the
