@@ -1,22 +1,21 @@
 /// The policy of `retry(_:when:backoff:scheduler:)`: RETRY.md's decision, in its order, and a
-/// ``ScheduledRetryWait`` for every retry, even a zero one.
+/// wait on the scheduler for every retry, even a zero one.
+///
+/// A class, because the jitter's generator and the previous delay change with each decision;
+/// only the one decision in progress touches them.
 @usableFromInline
-struct BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribePolicy {
+final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribePolicy {
     @usableFromInline
     typealias Failure = Upstream.Failure
-    @usableFromInline
-    typealias Wait = ScheduledRetryWait<Context, Failure>
 
     @usableFromInline
     let configuration: Publishers.RetryWhen<Upstream, Context>
     /// When the first attempt was made, for `maxElapsed`.
     @usableFromInline
     let firstSubscription: Context.SchedulerTimeType
+    // Touched only by the decision in progress.
     @usableFromInline
     var random: any RandomNumberGenerator
-    /// Retries made so far.
-    @usableFromInline
-    var retries = 0
     @usableFromInline
     var previousDelay: Duration?
 
@@ -33,26 +32,48 @@ struct BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribeP
     @inlinable
     var budget: RetryBudget? { configuration.budget }
 
+    /// The scheduler's interval for `duration`, clamped.
     @inlinable
-    mutating func decide(after error: Failure) -> ResubscribeDecision<Wait> {
-        guard configuration.shouldRetry(error), retries < configuration.maxRetries else { return .giveUp }
-        let retry = retries + 1
+    static func stride(_ duration: Duration) -> Context.SchedulerTimeType.Stride {
+        .nanoseconds(Int(clamping: duration.nanoseconds))
+    }
+
+    /// Retry number `attempt` (the first retry follows the first attempt) is made if `when`
+    /// accepts the error, retries are left, the wait ends before `maxElapsed`, the server's hint
+    /// is within `retryAfterLimit` and the budget pays for it.
+    @inlinable
+    func decide(after error: Failure, attempt: Int) -> ResubscribeDecision {
+        guard configuration.shouldRetry(error), attempt <= configuration.maxRetries else { return .giveUp }
         let hint = ((error as Any) as? any RetryAfterProviding)?.retryAfter.map { max($0, .zero) }
-        let backoffDelay = configuration.backoff.delay(forRetry: retry, previous: previousDelay, using: &random)
+        let backoffDelay = configuration.backoff.delay(forRetry: attempt, previous: previousDelay, using: &random)
         let wait = max(hint ?? .zero, backoffDelay)
-        let scheduler = configuration.scheduler
         if let maxElapsed = configuration.maxElapsed,
-            scheduler.now.advanced(by: Wait.stride(wait)) > firstSubscription.advanced(by: Wait.stride(maxElapsed))
+            configuration.scheduler.now.advanced(by: Self.stride(wait))
+                > firstSubscription.advanced(by: Self.stride(maxElapsed))
         {
             return .giveUp
         }
         if let hint, hint > configuration.retryAfterLimit { return .giveUp }
         // Last, so that tokens go only to retries that will happen.
         if let budget = configuration.budget, !budget.withdrawRetry() { return .giveUp }
-        retries = retry
         previousDelay = backoffDelay
-        return .wait(Wait(
-            attempt: RetryAttempt(retry: retry, error: error, delay: wait), scheduler: scheduler,
-            onRetry: configuration.onRetry))
+        return .wait(wait)
+    }
+
+    /// Tells `onRetry`, then waits `delay` on the scheduler. The wait is a repeating schedule
+    /// cancelled when it first fires, because that is the form of `schedule` that returns a
+    /// `Cancellable`: cancelling the stream removes the wait from the scheduler at once.
+    @inlinable
+    func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
+    where Target.Failure == Failure {
+        configuration.onRetry?(RetryAttempt(retry: attempt, error: error, delay: delay))
+        let scheduler = configuration.scheduler
+        let timer = scheduler.schedule(
+            after: scheduler.now.advanced(by: Self.stride(delay)), interval: Self.stride(max(delay, .nanoseconds(1))),
+            tolerance: scheduler.minimumTolerance, options: nil
+        ) {
+            target.waitEnded(attempt: attempt)
+        }
+        _ = target.waitStarted(timer, attempt: attempt)
     }
 }

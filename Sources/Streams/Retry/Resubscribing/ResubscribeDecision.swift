@@ -1,10 +1,10 @@
 /// A ``ResubscribePolicy``'s answer to a failed attempt.
 @usableFromInline
-enum ResubscribeDecision<Wait: ResubscribeWait> {
+enum ResubscribeDecision {
     /// Deliver the failure downstream.
     case giveUp
     /// Subscribe to the upstream again at once.
     case now
-    /// Start `Wait` and subscribe again when it ends (or give up if it is abandoned).
-    case wait(Wait)
+    /// Start the policy's wait (`delay` is for the policy) and subscribe again when it ends.
+    case wait(Duration)
 }

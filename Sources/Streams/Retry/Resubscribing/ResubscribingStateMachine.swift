@@ -7,17 +7,18 @@
 /// - `deciding(n)`: give up → `terminated`; now → `attempting(n + 1)`; wait → `waiting(n)`.
 /// - `waiting(n)`: the wait ends → `attempting(n + 1)`; it is abandoned → `terminated`.
 ///
-/// `cancel` leads from every phase to `terminated`. Attempts are numbered so that a wait that
-/// reports after its attempt has moved on is recognised as stale. Whether a thread is inside the
+/// `cancel` leads from every phase to `terminated`, which lets go of `Resources` (the upstream
+/// publisher, the downstream and the policy). Attempts are numbered so that a wait that reports
+/// after its attempt has moved on is recognised as stale. Whether a thread is inside the
 /// upstream's `receive(subscriber:)` is tracked apart from the phase (``Loop``): a resubscription
 /// decided meanwhile (a synchronous failure, a timer on an immediate scheduler, a synchronous
 /// trigger) is left to that thread's loop instead of nesting a new subscribe call.
+///
+/// `Resources` is a class, so the machine's layout does not depend on the operator's types and
+/// its code needs no generic metadata where the subscription runs unspecialised (an upstream
+/// calls it through the `Subscriber` protocol).
 @usableFromInline
-struct ResubscribingStateMachine<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>
-where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Policy.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Failure = Upstream.Failure
-
+struct ResubscribingStateMachine<Resources: AnyObject> {
     @usableFromInline
     enum Phase {
         /// Made; the upstream has not been subscribed yet.
@@ -27,8 +28,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         case attempting(number: Int, upstream: (any Subscription)?, succeeded: Bool)
         /// Attempt `number` failed; the policy is deciding, outside the lock.
         case deciding(number: Int)
-        /// Waiting after attempt `number` failed with `error`; `wait` cancels the wait once known.
-        case waiting(number: Int, error: Failure, wait: (any Cancellable)?)
+        /// Waiting after attempt `number` failed; `wait` cancels the wait once known.
+        case waiting(number: Int, wait: (any Cancellable)?)
         /// Finished, failed or cancelled: everything has been let go.
         case terminated
     }
@@ -51,19 +52,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     var demand = Subscribers.Demand.none
     @usableFromInline
     var sentSubscription = false
-    // Held until terminated; `policy` is also out while a decision is in progress.
+    /// Held until terminated.
     @usableFromInline
-    var downstream: Downstream?
-    @usableFromInline
-    var upstreamPublisher: Upstream?
-    @usableFromInline
-    var policy: Policy?
+    var resources: Resources?
 
     @inlinable
-    init(upstream: Upstream, policy: Policy, downstream: Downstream) {
-        upstreamPublisher = upstream
-        self.policy = policy
-        self.downstream = downstream
+    init(resources: Resources) {
+        self.resources = resources
     }
 
     /// Everything the machine let go of when it terminated, to be used or released outside the
@@ -71,20 +66,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     struct Remains {
         @usableFromInline
-        let downstream: Downstream?
+        let resources: Resources?
         @usableFromInline
         let upstream: (any Subscription)?
         @usableFromInline
         let wait: (any Cancellable)?
-        @usableFromInline
-        let released: (Upstream?, Policy?)
 
         @inlinable
-        init(downstream: Downstream?, upstream: (any Subscription)?, wait: (any Cancellable)?, released: (Upstream?, Policy?)) {
-            self.downstream = downstream
+        init(resources: Resources?, upstream: (any Subscription)?, wait: (any Cancellable)?) {
+            self.resources = resources
             self.upstream = upstream
             self.wait = wait
-            self.released = released
         }
     }
 
@@ -95,27 +87,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         var wait: (any Cancellable)?
         switch phase {
         case .attempting(_, let subscription, _): upstream = subscription
-        case .waiting(_, _, let pending): wait = pending
+        case .waiting(_, let pending): wait = pending
         case .idle, .deciding, .terminated: break
         }
         phase = .terminated
-        defer {
-            downstream = nil
-            upstreamPublisher = nil
-            policy = nil
-        }
-        return Remains(downstream: downstream, upstream: upstream, wait: wait, released: (upstreamPublisher, policy))
+        defer { resources = nil }
+        return Remains(resources: resources, upstream: upstream, wait: wait)
     }
 
-    /// Moves to attempt `number` and returns the publisher to subscribe to, unless the thread
-    /// already subscribing will do it.
+    /// Moves to attempt `number`: the resources to subscribe with, unless the thread already
+    /// subscribing will do it.
     @inlinable
-    mutating func beginAttempt(_ number: Int) -> Upstream? {
+    mutating func beginAttempt(_ number: Int) -> Resources? {
         phase = .attempting(number: number, upstream: nil, succeeded: false)
         switch loop {
         case .idle:
             loop = .subscribing
-            return upstreamPublisher
+            return resources
         case .subscribing, .subscribingAgain:
             loop = .subscribingAgain
             return nil
@@ -124,36 +112,36 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     // MARK: Events
 
-    /// The first attempt: returns the publisher to subscribe to.
+    /// The first attempt: the resources to subscribe with.
     @inlinable
-    mutating func start() -> Upstream? {
+    mutating func start() -> Resources? {
         switch phase {
         case .idle:
             return beginAttempt(1)
         case .terminated:
             return nil
         case .attempting, .deciding, .waiting:
-            preconditionFailure("\(Policy.name): internal inconsistency: started twice")
+            preconditionFailure("ResubscribingStateMachine: internal inconsistency: started twice")
         }
     }
 
-    /// The upstream's `receive(subscriber:)` returned: the publisher to subscribe to again, if a
-    /// new attempt came due meanwhile.
+    /// The upstream's `receive(subscriber:)` returned: the resources to subscribe with again, if
+    /// a new attempt came due meanwhile.
     @inlinable
-    mutating func subscribeReturned() -> Upstream? {
+    mutating func subscribeReturned() -> Resources? {
         switch loop {
         case .subscribingAgain:
-            loop = .subscribing
             if case .terminated = phase {
                 loop = .idle
                 return nil
             }
-            return upstreamPublisher
+            loop = .subscribing
+            return resources
         case .subscribing:
             loop = .idle
             return nil
         case .idle:
-            preconditionFailure("\(Policy.name): internal inconsistency: a subscribe call returned that was never made")
+            preconditionFailure("ResubscribingStateMachine: internal inconsistency: a subscribe call returned that was never made")
         }
     }
 
@@ -161,39 +149,44 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     enum SubscriptionAction {
         case cancel
         /// Hand the subscription to the downstream (first attempt), then request `demand` upstream.
-        case handOver(Downstream, request: Subscribers.Demand)
+        case handOver(Resources, request: Subscribers.Demand)
         case request(Subscribers.Demand)
     }
 
     /// An upstream subscription arrived.
     @inlinable
     mutating func receivedSubscription(_ subscription: any Subscription) -> SubscriptionAction {
-        guard case .attempting(let number, nil, let succeeded) = phase, let downstream else { return .cancel }
+        guard case .attempting(let number, nil, let succeeded) = phase, let resources else { return .cancel }
         phase = .attempting(number: number, upstream: subscription, succeeded: succeeded)
         if sentSubscription { return .request(demand) }
         sentSubscription = true
-        return .handOver(downstream, request: demand)
+        return .handOver(resources, request: demand)
     }
 
     @usableFromInline
     enum ValueAction {
         case ignore
-        /// Deliver the value, after refilling `budget` (the attempt's first success).
-        case deliver(Downstream, refill: RetryBudget?)
+        /// Nothing is outstanding: trap, as Combine does.
+        case withoutDemand
+        /// Deliver the value; `firstSuccess` if it is the attempt's first.
+        case deliver(Resources, firstSuccess: Bool)
     }
 
-    /// The upstream sent a value. Traps when nothing is outstanding, as Combine does.
+    /// The upstream sent a value.
     @inlinable
     mutating func receivedValue() -> ValueAction {
         switch phase {
         case .attempting(let number, let upstream, let succeeded):
-            precondition(demand > 0, "\(Policy.name) received a value without demand")
+            guard demand > 0 else { return .withoutDemand }
+            guard let resources else {
+                preconditionFailure("ResubscribingStateMachine: internal inconsistency: an attempt ran without resources")
+            }
             demand -= 1
-            guard !succeeded, let budget = policy?.budget else { return .deliver(downstream!, refill: nil) }
+            if succeeded { return .deliver(resources, firstSuccess: false) }
             phase = .attempting(number: number, upstream: upstream, succeeded: true)
-            return .deliver(downstream!, refill: budget)
+            return .deliver(resources, firstSuccess: true)
         case .idle:
-            preconditionFailure("\(Policy.name) received a value without demand")
+            return .withoutDemand
         case .deciding, .waiting, .terminated:
             // The attempt has already ended (an upstream breaking the contract), or we have.
             return .ignore
@@ -203,101 +196,95 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// The downstream returned `additional` for a value: the subscription to request it from.
     @inlinable
     mutating func deliveredValue(_ additional: Subscribers.Demand) -> (any Subscription)? {
-        if case .terminated = phase { return nil }
-        demand += additional
-        guard case .attempting(_, let upstream, _) = phase else { return nil }
-        return upstream
+        request(additional)
     }
 
     @usableFromInline
     enum CompletionAction {
         case ignore
-        /// Deliver the completion, after refilling `refill`.
-        case finish(Remains, refill: RetryBudget?)
-        /// Ask `policy` about `error`, then report with ``decided(_:_:error:)``. `failed` is the
-        /// failed attempt's subscription, released.
-        case decide(Policy, error: Failure, failed: (any Subscription)?)
+        /// Deliver `.finished`; `firstSuccess` if the attempt had not delivered a value.
+        case finish(Remains, firstSuccess: Bool)
+        /// Ask the policy about the failure of attempt `attempt`, then report with
+        /// ``decided(_:)``. `failed` is that attempt's subscription, released.
+        case decide(Resources, attempt: Int, failed: (any Subscription)?)
     }
 
-    /// The upstream completed.
+    /// The upstream completed; `finished` unless it failed.
     @inlinable
-    mutating func receivedCompletion(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    mutating func receivedCompletion(finished: Bool) -> CompletionAction {
         guard case .attempting(let number, let upstream, let succeeded) = phase else { return .ignore }
-        guard case .failure(let error) = completion else {
-            let refill = succeeded ? nil : policy?.budget
-            return .finish(terminate(), refill: refill)
+        if finished { return .finish(terminate(), firstSuccess: !succeeded) }
+        guard let resources else {
+            preconditionFailure("ResubscribingStateMachine: internal inconsistency: an attempt ran without resources")
         }
-        guard let policy else {
-            preconditionFailure("\(Policy.name): internal inconsistency: an attempt ran without its policy")
-        }
-        self.policy = nil
         phase = .deciding(number: number)
-        return .decide(policy, error: error, failed: upstream)
+        return .decide(resources, attempt: number, failed: upstream)
     }
 
     @usableFromInline
     enum DecidedAction {
-        /// Cancelled meanwhile: drop the policy.
-        case discard(Policy)
+        /// Cancelled meanwhile, or the subscribing thread will subscribe again.
         case nothing
+        /// Deliver the failure.
         case finish(Remains)
-        case subscribe(Upstream)
-        /// Start the wait after attempt `attempt`.
-        case startWait(Policy.Wait, attempt: Int)
+        case subscribe(Resources)
+        /// Start the policy's wait after attempt `attempt`.
+        case startWait(Resources, attempt: Int, delay: Duration)
     }
 
-    /// The policy decided about the failure `error`; `policy` is the decided-on policy, back.
+    /// The policy decided about the failure being decided on.
     @inlinable
-    mutating func decided(_ policy: Policy, _ decision: ResubscribeDecision<Policy.Wait>, error: Failure) -> DecidedAction {
+    mutating func decided(_ decision: ResubscribeDecision) -> DecidedAction {
         guard case .deciding(let number) = phase else {
             guard case .terminated = phase else {
-                preconditionFailure("\(Policy.name): internal inconsistency: a decision arrived with none in progress")
+                preconditionFailure("ResubscribingStateMachine: internal inconsistency: a decision arrived with none in progress")
             }
-            return .discard(policy)
+            return .nothing
         }
-        self.policy = policy
         switch decision {
         case .giveUp:
             return .finish(terminate())
         case .now:
             return beginAttempt(number + 1).map(DecidedAction.subscribe) ?? .nothing
-        case .wait(let wait):
-            phase = .waiting(number: number, error: error, wait: nil)
-            return .startWait(wait, attempt: number)
+        case .wait(let delay):
+            guard let resources else {
+                preconditionFailure("ResubscribingStateMachine: internal inconsistency: deciding without resources")
+            }
+            phase = .waiting(number: number, wait: nil)
+            return .startWait(resources, attempt: number, delay: delay)
         }
     }
 
     /// What cancels the wait after `attempt` is known: false when it is no longer wanted.
     @inlinable
     mutating func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
-        guard case .waiting(attempt, let error, nil) = phase else { return false }
-        phase = .waiting(number: attempt, error: error, wait: wait)
+        guard case .waiting(attempt, nil) = phase else { return false }
+        phase = .waiting(number: attempt, wait: wait)
         return true
     }
 
     @usableFromInline
     enum WaitEndedAction {
         case ignore
-        /// Cancel `wait` (it may repeat), then subscribe to `upstream` if given.
-        case resubscribe(wait: (any Cancellable)?, upstream: Upstream?)
+        /// Cancel `wait` (it may repeat), then subscribe with `resources` if given.
+        case resubscribe(wait: (any Cancellable)?, resources: Resources?)
     }
 
     /// The wait after `attempt` is over.
     @inlinable
     mutating func waitEnded(attempt: Int) -> WaitEndedAction {
-        guard case .waiting(attempt, _, let wait) = phase else { return .ignore }
-        return .resubscribe(wait: wait, upstream: beginAttempt(attempt + 1))
+        guard case .waiting(attempt, let wait) = phase else { return .ignore }
+        return .resubscribe(wait: wait, resources: beginAttempt(attempt + 1))
     }
 
-    /// The wait after `attempt` ended without its signal: the failure to deliver, with the
-    /// remains.
+    /// The wait after `attempt` ended without its signal: give up.
     @inlinable
-    mutating func waitAbandoned(attempt: Int) -> (Failure, Remains)? {
-        guard case .waiting(attempt, let error, _) = phase else { return nil }
-        return (error, terminate())
+    mutating func waitAbandoned(attempt: Int) -> Remains? {
+        guard case .waiting(attempt, _) = phase else { return nil }
+        return terminate()
     }
 
-    /// The downstream requested `demand`: the subscription to forward it to.
+    /// The downstream requested `demand` (`.none` is accepted): the subscription to forward it to.
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         if case .terminated = phase { return nil }

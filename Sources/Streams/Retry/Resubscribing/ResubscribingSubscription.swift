@@ -3,12 +3,13 @@
 ///
 /// As in Combine's `retry`, one object is both the downstream's subscription and the subscriber
 /// given to the upstream on every attempt; the downstream receives it once, with the first
-/// upstream subscription. Outstanding demand carries over to each new attempt. A failed attempt's
-/// subscription is released, not cancelled, and the upstream is subscribed again in a loop, so
-/// that any number of synchronous failures does not grow the stack.
+/// upstream subscription. Outstanding demand carries over to each new attempt. A value is
+/// delivered, `.none` is returned and the downstream's answer is requested upstream. A failed
+/// attempt's subscription is released, not cancelled, and the upstream is subscribed again in a
+/// loop, so that any number of synchronous failures does not grow the stack.
 ///
 /// The state lives in a ``ResubscribingStateMachine`` behind one lock; the returned actions
-/// (calls to the upstream, the downstream, the policy and the wait) run outside it.
+/// (calls to the upstream, the downstream, the policy and its wait) run outside it.
 @usableFromInline
 final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
     Subscription, Subscriber, ResubscribeWaitTarget,
@@ -19,33 +20,33 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     typealias Failure = Upstream.Failure
     @usableFromInline
-    typealias StateMachine = ResubscribingStateMachine<Upstream, Downstream, Policy>
+    typealias Resources = ResubscribingResources<Upstream, Downstream, Policy>
 
     @usableFromInline
     let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var state: StateMachine
+    var state: ResubscribingStateMachine<Resources>
 
     @inlinable
     init(upstream: Upstream, policy: Policy, downstream: Downstream) {
-        state = StateMachine(upstream: upstream, policy: policy, downstream: downstream)
+        state = ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy))
     }
 
     /// Makes the first attempt.
     @inlinable
     func start() {
-        guard let upstream = lock.withLockUnchecked({ state.start() }) else { return }
-        subscribe(upstream)
+        guard let resources = lock.withLockUnchecked({ state.start() }) else { return }
+        subscribe(with: resources)
     }
 
-    /// Subscribes `upstream`, again for as long as a new attempt comes due during the call.
+    /// Subscribes to the upstream, again for as long as a new attempt comes due during the call.
     @inlinable
-    func subscribe(_ upstream: Upstream) {
-        var next: Upstream? = upstream
-        while let upstream = next {
-            upstream.receive(subscriber: self)
+    func subscribe(with resources: Resources) {
+        var next: Resources? = resources
+        while let resources = next {
+            resources.upstream.receive(subscriber: self)
             next = lock.withLockUnchecked { state.subscribeReturned() }
         }
     }
@@ -57,8 +58,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         switch lock.withLockUnchecked({ state.receivedSubscription(subscription) }) {
         case .cancel:
             subscription.cancel()
-        case .handOver(let downstream, let demand):
-            downstream.receive(subscription: self)
+        case .handOver(let resources, let demand):
+            resources.downstream.receive(subscription: self)
             if demand > 0 { subscription.request(demand) }
         case .request(let demand):
             if demand > 0 { subscription.request(demand) }
@@ -67,42 +68,44 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard case .deliver(let downstream, let budget) = lock.withLockUnchecked({ state.receivedValue() }) else {
+        switch lock.withLockUnchecked({ state.receivedValue() }) {
+        case .ignore:
+            return .none
+        case .withoutDemand:
+            preconditionFailure("\(Policy.name) received a value without demand")
+        case .deliver(let resources, let firstSuccess):
+            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            let additional = resources.downstream.receive(input)
+            if additional > 0, let upstream = lock.withLockUnchecked({ state.deliveredValue(additional) }) {
+                upstream.request(additional)
+            }
             return .none
         }
-        budget?.recordSuccess()
-        let additional = downstream.receive(input)
-        if additional > 0, let upstream = lock.withLockUnchecked({ state.deliveredValue(additional) }) {
-            upstream.request(additional)
-        }
-        return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        switch lock.withLockUnchecked({ state.receivedCompletion(completion) }) {
+        let failure: Failure?
+        if case .failure(let error) = completion { failure = error } else { failure = nil }
+        switch lock.withLockUnchecked({ state.receivedCompletion(finished: failure == nil) }) {
         case .ignore:
             return
-        case .finish(let remains, let budget):
-            budget?.recordSuccess()
-            remains.downstream?.receive(completion: completion)
-        case .decide(var policy, let error, _):
-            let decision = policy.decide(after: error)
-            perform(lock.withLockUnchecked { state.decided(policy, decision, error: error) }, error: error)
-        }
-    }
-
-    @inlinable
-    func perform(_ action: StateMachine.DecidedAction, error: Failure) {
-        switch action {
-        case .discard, .nothing:
-            return
-        case .finish(let remains):
-            remains.downstream?.receive(completion: .failure(error))
-        case .subscribe(let upstream):
-            subscribe(upstream)
-        case .startWait(let wait, let attempt):
-            wait.start(waking: self, attempt: attempt)
+        case .finish(let remains, let firstSuccess):
+            if firstSuccess { remains.resources?.policy.budget?.recordSuccess() }
+            remains.resources?.downstream.receive(completion: .finished)
+        case .decide(let resources, let attempt, _):
+            guard let error = failure else { return }
+            let decision = resources.policy.decide(after: error, attempt: attempt)
+            switch lock.withLockUnchecked({ state.decided(decision) }) {
+            case .nothing:
+                return
+            case .finish(let remains):
+                remains.resources?.downstream.receive(completion: completion)
+            case .subscribe(let resources):
+                subscribe(with: resources)
+            case .startWait(let resources, let attempt, let delay):
+                resources.policy.startWait(after: error, attempt: attempt, delay: delay, waking: self)
+            }
         }
     }
 
@@ -119,16 +122,16 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func waitEnded(attempt: Int) {
-        guard case .resubscribe(let wait, let upstream) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
+        guard case .resubscribe(let wait, let resources) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
         else { return }
         wait?.cancel()
-        if let upstream { subscribe(upstream) }
+        if let resources { subscribe(with: resources) }
     }
 
     @inlinable
-    func waitAbandoned(attempt: Int) {
-        guard let (error, remains) = lock.withLockUnchecked({ state.waitAbandoned(attempt: attempt) }) else { return }
-        remains.downstream?.receive(completion: .failure(error))
+    func waitAbandoned(attempt: Int, error: Failure) {
+        guard let remains = lock.withLockUnchecked({ state.waitAbandoned(attempt: attempt) }) else { return }
+        remains.resources?.downstream.receive(completion: .failure(error))
     }
 
     // MARK: Subscription (the downstream's side)
