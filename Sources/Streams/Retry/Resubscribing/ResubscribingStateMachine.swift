@@ -14,11 +14,14 @@
 /// decided meanwhile (a synchronous failure, a timer on an immediate scheduler, a synchronous
 /// trigger) is left to that thread's loop instead of nesting a new subscribe call.
 ///
-/// `Resources` is a class, so the machine's layout does not depend on the operator's types and
-/// its code needs no generic metadata where the subscription runs unspecialised (an upstream
-/// calls it through the `Subscriber` protocol).
+/// The machine is not generic, and keeps the resources as `AnyObject` (the subscription knows
+/// their type): an upstream calls the subscription through the `Subscriber` protocol, so its
+/// code runs unspecialised, and there every use of a generic type costs a metadata lookup.
 @usableFromInline
-struct ResubscribingStateMachine<Resources: AnyObject> {
+struct ResubscribingStateMachine {
+    @usableFromInline
+    typealias Resources = AnyObject
+
     @usableFromInline
     enum Phase {
         /// Made; the upstream has not been subscribed yet.

@@ -27,18 +27,25 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var state: ResubscribingStateMachine<Resources>
+    var state: ResubscribingStateMachine
 
     @inlinable
     init(upstream: Upstream, policy: Policy, downstream: Downstream) {
         state = ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy))
     }
 
+    /// The machine's resources, which are always this subscription's.
+    @inlinable
+    @inline(__always)
+    func typed(_ resources: AnyObject) -> Resources {
+        unsafeDowncast(resources, to: Resources.self)
+    }
+
     /// Makes the first attempt.
     @inlinable
     func start() {
         guard let resources = lock.withLockUnchecked({ state.start() }) else { return }
-        subscribe(with: resources)
+        subscribe(with: typed(resources))
     }
 
     /// Subscribes to the upstream, again for as long as a new attempt comes due during the call.
@@ -47,7 +54,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         var next: Resources? = resources
         while let resources = next {
             resources.upstream.receive(subscriber: self)
-            next = lock.withLockUnchecked { state.subscribeReturned() }
+            next = lock.withLockUnchecked { state.subscribeReturned() }.map(typed)
         }
     }
 
@@ -59,7 +66,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         case .cancel:
             subscription.cancel()
         case .handOver(let resources, let demand):
-            resources.downstream.receive(subscription: self)
+            typed(resources).downstream.receive(subscription: self)
             if demand > 0 { subscription.request(demand) }
         case .request(let demand):
             if demand > 0 { subscription.request(demand) }
@@ -73,7 +80,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return .none
         case .withoutDemand:
             preconditionFailure("\(Policy.name) received a value without demand")
-        case .deliver(let resources, let firstSuccess):
+        case .deliver(let untyped, let firstSuccess):
+            let resources = typed(untyped)
             if firstSuccess { resources.policy.budget?.recordSuccess() }
             let additional = resources.downstream.receive(input)
             if additional > 0, let upstream = lock.withLockUnchecked({ state.deliveredValue(additional) }) {
@@ -85,27 +93,34 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let failure: Failure?
-        if case .failure(let error) = completion { failure = error } else { failure = nil }
-        switch lock.withLockUnchecked({ state.receivedCompletion(finished: failure == nil) }) {
+        let finished: Bool
+        if case .finished = completion { finished = true } else { finished = false }
+        switch lock.withLockUnchecked({ state.receivedCompletion(finished: finished) }) {
         case .ignore:
             return
         case .finish(let remains, let firstSuccess):
-            if firstSuccess { remains.resources?.policy.budget?.recordSuccess() }
-            remains.resources?.downstream.receive(completion: .finished)
-        case .decide(let resources, let attempt, _):
-            guard let error = failure else { return }
-            let decision = resources.policy.decide(after: error, attempt: attempt)
-            switch lock.withLockUnchecked({ state.decided(decision) }) {
-            case .nothing:
-                return
-            case .finish(let remains):
-                remains.resources?.downstream.receive(completion: completion)
-            case .subscribe(let resources):
-                subscribe(with: resources)
-            case .startWait(let resources, let attempt, let delay):
-                resources.policy.startWait(after: error, attempt: attempt, delay: delay, waking: self)
-            }
+            guard let resources = remains.resources.map(typed) else { return }
+            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            resources.downstream.receive(completion: completion)
+        case .decide(let untyped, let attempt, _):
+            guard case .failure(let error) = completion else { return }
+            decide(after: error, attempt: attempt, resources: typed(untyped))
+        }
+    }
+
+    /// Asks the policy about the failure `error` of attempt `attempt` and does what it says.
+    @inlinable
+    func decide(after error: Failure, attempt: Int, resources: Resources) {
+        let decision = resources.policy.decide(after: error, attempt: attempt)
+        switch lock.withLockUnchecked({ state.decided(decision) }) {
+        case .nothing:
+            return
+        case .finish(let remains):
+            remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
+        case .subscribe(let resources):
+            subscribe(with: typed(resources))
+        case .startWait(let resources, let attempt, let delay):
+            typed(resources).policy.startWait(after: error, attempt: attempt, delay: delay, waking: self)
         }
     }
 
@@ -125,13 +140,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         guard case .resubscribe(let wait, let resources) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
         else { return }
         wait?.cancel()
-        if let resources { subscribe(with: resources) }
+        if let resources { subscribe(with: typed(resources)) }
     }
 
     @inlinable
     func waitAbandoned(attempt: Int, error: Failure) {
         guard let remains = lock.withLockUnchecked({ state.waitAbandoned(attempt: attempt) }) else { return }
-        remains.resources?.downstream.receive(completion: .failure(error))
+        remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
     }
 
     // MARK: Subscription (the downstream's side)
