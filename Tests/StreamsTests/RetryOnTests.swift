@@ -99,4 +99,55 @@ struct RetryOnTests {
         #expect(subscriber.values == [1, 2, 1, 2])
         #expect(subscriber.completion == .finished)
     }
+
+    @Test func theTriggerIsCancelledAfterItsValue() {
+        let cancels = Log<Void>()
+        let tryAgain = PassthroughSubject<Void, Never>()
+        var attempts = 0
+        Deferred { () -> Fail<Int, TestError> in
+            attempts += 1
+            return Fail(error: .oops)
+        }
+        .retry(on: { _ in tryAgain.handleEvents(receiveCancel: { cancels.append(()) }) })
+        .subscribe(TestSubscriber<Int, TestError>())
+        tryAgain.send()
+        #expect(attempts == 2)
+        #expect(cancels.items.count == 1)
+    }
+
+    @Test func aPendingTriggerKeepsThePipelineAlive() {
+        let tryAgain = PassthroughSubject<Void, Never>()
+        var attempts = 0
+        let events = Log<String>()
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts += 1
+            return attempts == 1 ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        .retry(on: { _ in tryAgain.first() })
+        .subscribe(ForgetfulSubscriber<Int, TestError>(events: events))
+        tryAgain.send()
+        #expect(events.items == ["7", "finished"])
+    }
+
+    @Test func theTriggerFactoryIsLetGoAfterCompletionAndAfterCancel() {
+        for cancelling in [false, true] {
+            weak var weakToken: Tracked?
+            let tryAgain = PassthroughSubject<Void, Never>()
+            let subscriber = TestSubscriber<Int, TestError>()
+            do {
+                let token = Tracked()
+                weakToken = token
+                Fail<Int, TestError>(error: .oops)
+                    .retry(on: { _ in _ = token; return tryAgain.first() })
+                    .subscribe(subscriber)
+            }
+            if cancelling {
+                subscriber.cancel()
+            } else {
+                tryAgain.send(completion: .finished)
+                #expect(subscriber.completion == .failure(.oops))
+            }
+            #expect(weakToken == nil)
+        }
+    }
 }

@@ -42,19 +42,29 @@ struct RetryTests {
         #expect(subscriber.completion == .failure(.oops))
     }
 
-    @Test func negativeCountRetriesUntilSuccess() {
+    @Test func aNilCountRetriesUntilSuccess() {
         var attempts = 0
         let subscriber = TestSubscriber<Int, TestError>()
-        Deferred { () -> AnyPublisher<Int, TestError> in
+        let upstream = Deferred { () -> AnyPublisher<Int, TestError> in
             attempts += 1
             return attempts < 50
                 ? Fail(error: .oops).eraseToAnyPublisher()
                 : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
-        .retry(-1)
-        .subscribe(subscriber)
+        Publishers.Retry(upstream: upstream, retries: nil).subscribe(subscriber)
         #expect(subscriber.values == [50])
         #expect(subscriber.completion == .finished)
+    }
+
+    /// Combine retries forever for a negative count, by accident of its countdown; Streams traps
+    /// (see Docs/MigratingFromCombine.md).
+    @Test func aNegativeCountTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Fail<Int, TestError>(error: .oops).retry(-1)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Publishers.Retry(upstream: Fail<Int, TestError>(error: .oops), retries: -3)
+        }
     }
 
     @Test func outstandingDemandCarriesOver() {

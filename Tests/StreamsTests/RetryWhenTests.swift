@@ -291,6 +291,56 @@ struct RetryWhenTests {
         cancellable.cancel()
     }
 
+    @Test func aPendingRetryKeepsThePipelineAliveUntilItRuns() {
+        let scheduler = TestScheduler()
+        var attempts = 0
+        let events = Log<String>()
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts += 1
+            return attempts == 1 ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        .retry(1, when: { _ in true }, backoff: .constant(.seconds(1)), scheduler: scheduler)
+        .subscribe(ForgetfulSubscriber<Int, TestError>(events: events))
+        // Only the scheduled retry holds the pipeline now.
+        #expect(scheduler.scheduledCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(attempts == 2)
+        #expect(events.items == ["7", "finished"])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func aPendingRetryOnADispatchQueueKeepsThePipelineAliveUntilItRuns() {
+        let done = DispatchSemaphore(value: 0)
+        let attempts = Atomic<Int>(0)
+        let events = Log<String>()
+        Deferred { () -> AnyPublisher<Int, TestError> in
+            attempts.add(1, ordering: .relaxed) == (oldValue: 0, newValue: 1)
+                ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }
+        .retry(1, when: { _ in true }, backoff: .constant(.milliseconds(5)), scheduler: DispatchQueue(label: "retry-lifetime"))
+        .subscribe(ForgetfulSubscriber<Int, TestError>(events: events, onCompletion: { done.signal() }))
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
+        #expect(attempts.load(ordering: .relaxed) == 2)
+        #expect(events.items == ["7", "finished"])
+    }
+
+    @Test func theClosuresAreLetGoAfterGivingUp() {
+        let scheduler = TestScheduler()
+        weak var weakToken: Tracked?
+        let subscriber = TestSubscriber<Int, TestError>()
+        do {
+            let token = Tracked()
+            weakToken = token
+            Fail<Int, TestError>(error: .oops)
+                .retry(1, when: { _ in _ = token; return true }, backoff: .constant(.seconds(1)), scheduler: scheduler,
+                       onRetry: { _ in _ = token })
+                .subscribe(subscriber)
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.completion == .failure(.oops))
+        #expect(weakToken == nil)
+    }
+
     @Test func negativeRetryCountTraps() async {
         await #expect(processExitsWith: .failure) {
             _ = Just(1).setFailureType(to: TestError.self).retry(-1, backoff: .immediate, scheduler: ImmediateScheduler.shared)

@@ -137,7 +137,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            RetryWhenSubscription(configuration: self, downstream: subscriber).start()
+            ResubscribingSubscription(upstream: upstream, policy: BackoffRetryPolicy(configuration: self), downstream: subscriber)
+                .start()
         }
     }
 }

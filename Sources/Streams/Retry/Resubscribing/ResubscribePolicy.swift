@@ -1,0 +1,33 @@
+/// What a ``ResubscribingSubscription`` asks after an attempt fails: give up, subscribe again
+/// now, or wait first (on a scheduler, or for a trigger).
+///
+/// `retry(_:)`, the selective `retry(_:when:backoff:scheduler:)` and `retry(on:)` share one
+/// subscription and differ only in their policy. Both methods run outside the lock and may call
+/// user code; `decide` is never called concurrently with itself (one attempt runs at a time).
+@usableFromInline
+protocol ResubscribePolicy {
+    associatedtype Failure: Error
+
+    /// The subscription's description: the operator's name.
+    static var name: String { get }
+
+    /// The budget that each attempt's first value or `.finished` refills, if any.
+    var budget: RetryBudget? { get }
+
+    /// Judges `error`, which ended attempt number `attempt` (1 for the first attempt).
+    func decide(after error: Failure, attempt: Int) -> ResubscribeDecision
+
+    /// Starts the wait that `decide` asked for with `.wait(delay)`, reporting to `target`: first
+    /// ``ResubscribeWaitTarget/waitStarted(_:attempt:)`` with what cancels the wait, as soon as
+    /// that is known, then ``ResubscribeWaitTarget/waitEnded(attempt:)`` (subscribe again) or
+    /// ``ResubscribeWaitTarget/waitAbandoned(attempt:error:)`` (give up); the first of these
+    /// counts. The wait holds `target` strongly: a pending retry keeps its pipeline alive until
+    /// it runs, as in Combine.
+    func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
+    where Target.Failure == Failure
+}
+
+extension ResubscribePolicy {
+    @inlinable
+    var budget: RetryBudget? { nil }
+}

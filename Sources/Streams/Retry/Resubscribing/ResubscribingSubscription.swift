@@ -1,0 +1,175 @@
+/// The one subscription of the retry family: `retry(_:)`, `retry(_:when:backoff:scheduler:)`
+/// and `retry(on:)`, which differ only in their ``ResubscribePolicy``.
+///
+/// As in Combine's `retry`, one object is both the downstream's subscription and the subscriber
+/// given to the upstream on every attempt; the downstream receives it once, with the first
+/// upstream subscription. Outstanding demand carries over to each new attempt. A value is
+/// delivered, `.none` is returned and the downstream's answer is requested upstream. A failed
+/// attempt's subscription is released, not cancelled, and the upstream is subscribed again in a
+/// loop, so that any number of synchronous failures does not grow the stack.
+///
+/// The state lives in a ``ResubscribingStateMachine`` behind one lock; the returned actions
+/// (calls to the upstream, the downstream, the policy and its wait) run outside it.
+@usableFromInline
+final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
+    Subscription, Subscriber, ResubscribeWaitTarget,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Policy.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+    @usableFromInline
+    typealias Resources = ResubscribingResources<Upstream, Downstream, Policy>
+
+    @usableFromInline
+    let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var state: ResubscribingStateMachine
+
+    @inlinable
+    init(upstream: Upstream, policy: Policy, downstream: Downstream) {
+        state = ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy))
+    }
+
+    /// The machine's resources, which are always this subscription's.
+    @inlinable
+    @inline(__always)
+    func typed(_ resources: AnyObject) -> Resources {
+        unsafeDowncast(resources, to: Resources.self)
+    }
+
+    /// Makes the first attempt.
+    @inlinable
+    func start() {
+        guard let resources = lock.withLockUnchecked({ state.start() }) else { return }
+        subscribe(with: typed(resources))
+    }
+
+    /// Subscribes to the upstream, again for as long as a new attempt comes due during the call.
+    @inlinable
+    func subscribe(with resources: Resources) {
+        var next: Resources? = resources
+        while let resources = next {
+            resources.upstream.receive(subscriber: self)
+            next = lock.withLockUnchecked { state.subscribeReturned() }.map(typed)
+        }
+    }
+
+    // MARK: Subscriber (the upstream's side)
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        switch lock.withLockUnchecked({ state.receivedSubscription(subscription) }) {
+        case .cancel:
+            subscription.cancel()
+        case .handOver(let resources, let demand):
+            typed(resources).downstream.receive(subscription: self)
+            if demand > 0 { subscription.request(demand) }
+        case .request(let demand):
+            if demand > 0 { subscription.request(demand) }
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch lock.withLockUnchecked({ state.receivedValue() }) {
+        case .ignore:
+            return .none
+        case .withoutDemand:
+            preconditionFailure("\(Policy.name) received a value without demand")
+        case .deliver(let untyped, let firstSuccess):
+            let resources = typed(untyped)
+            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            let additional = resources.downstream.receive(input)
+            if additional > 0, let upstream = lock.withLockUnchecked({ state.deliveredValue(additional) }) {
+                upstream.request(additional)
+            }
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let finished: Bool
+        if case .finished = completion { finished = true } else { finished = false }
+        switch lock.withLockUnchecked({ state.receivedCompletion(finished: finished) }) {
+        case .ignore:
+            return
+        case .finish(let remains, let firstSuccess):
+            guard let resources = remains.resources.map(typed) else { return }
+            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            resources.downstream.receive(completion: completion)
+        case .decide(let untyped, let attempt, _):
+            guard case .failure(let error) = completion else { return }
+            decide(after: error, attempt: attempt, resources: typed(untyped))
+        }
+    }
+
+    /// Asks the policy about the failure `error` of attempt `attempt` and does what it says.
+    @inlinable
+    func decide(after error: Failure, attempt: Int, resources: Resources) {
+        let decision = resources.policy.decide(after: error, attempt: attempt)
+        switch lock.withLockUnchecked({ state.decided(decision) }) {
+        case .nothing:
+            return
+        case .finish(let remains):
+            remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
+        case .subscribe(let resources):
+            subscribe(with: typed(resources))
+        case .startWait(let resources, let attempt, let delay):
+            typed(resources).policy.startWait(after: error, attempt: attempt, delay: delay, waking: self)
+        }
+    }
+
+    // MARK: ResubscribeWaitTarget
+
+    @inlinable
+    func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
+        guard lock.withLockUnchecked({ state.waitStarted(wait, attempt: attempt) }) else {
+            wait.cancel()
+            return false
+        }
+        return true
+    }
+
+    @inlinable
+    func waitEnded(attempt: Int) {
+        guard case .resubscribe(let wait, let resources) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
+        else { return }
+        wait?.cancel()
+        if let resources { subscribe(with: typed(resources)) }
+    }
+
+    @inlinable
+    func waitAbandoned(attempt: Int, error: Failure) {
+        guard let remains = lock.withLockUnchecked({ state.waitAbandoned(attempt: attempt) }) else { return }
+        remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
+    }
+
+    // MARK: Subscription (the downstream's side)
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard let upstream = lock.withLockUnchecked({ state.request(demand) }), demand > 0 else { return }
+        upstream.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        guard let remains = lock.withLockUnchecked({ state.cancel() }) else { return }
+        remains.wait?.cancel()
+        remains.upstream?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { Policy.name }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
