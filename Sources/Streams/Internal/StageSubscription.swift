@@ -7,6 +7,10 @@
 /// state in what it captures, since upstream never calls `receive(_:)` concurrently. Demand
 /// passes through; a dropped value asks upstream for one more. The lock guards only the status
 /// and the references: `step` and the downstream always run outside it.
+///
+/// `kind` carries Combine's per-operator rules at the edges: see ``StageKind``. A `cancel()`
+/// before the upstream subscription is a no-op (the late subscription is accepted), except in
+/// the filter family, where it ends the stage.
 @usableFromInline
 final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -34,7 +38,10 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @usableFromInline
-    let name: String
+    let kind: StageKind
+    /// Reads the operator's running state (`last`, `result`) for the mirror.
+    @usableFromInline
+    let state: (() -> Any)?
     @usableFromInline
     let lock = Lock()
 
@@ -49,12 +56,14 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     init(
-        name: String,
+        kind: StageKind,
         downstream: Downstream,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        state: (() -> Any)? = nil,
         step: @escaping Step
     ) {
-        self.name = name
+        self.kind = kind
+        self.state = state
         core = Core(downstream: downstream, step: step, mapFailure: mapFailure)
     }
 
@@ -74,7 +83,15 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ core }) else { return .none }
+        let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
+            guard case .awaitingSubscription = status else { return (core, false) }
+            return (core, true)
+        }
+        guard let core = current else { return .none }
+        if early {
+            precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
+            if kind.ignoresValuesBeforeSubscription { return .none }
+        }
         switch core.step(input) {
         case .emit(let output):
             return core.downstream.receive(output)
@@ -93,13 +110,20 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let core = lock.withLockUnchecked { () -> Core? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            defer { self.core = nil }
-            return self.core
+        let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
+            switch status {
+            case .awaitingSubscription:
+                return (nil, core != nil)
+            case .terminal:
+                return (nil, false)
+            case .subscribed:
+                status = .terminal
+                defer { self.core = nil }
+                return (self.core, false)
+            }
         }
-        guard let core else { return }
+        precondition(!early || !kind.isFilterFamily, "Invalid state: Received completion before receiving subscription")
+        guard let core = current else { return }
         core.downstream.receive(completion: completion.mapError(core.mapFailure))
     }
 
@@ -119,7 +143,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
         lock.withLockUnchecked { status }.request(demand)
     }
 
@@ -127,6 +151,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
+            if case .awaitingSubscription = status, !kind.isFilterFamily { return (status, nil) }
             defer {
                 status = .terminal
                 core = nil
@@ -137,11 +162,29 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @usableFromInline
-    var description: String { name }
+    var description: String { kind.description }
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any]) }
+        let (downstream, upstream, finished) = lock.withLockUnchecked {
+            (core?.downstream, status.subscription, core == nil)
+        }
+        let state = state?()
+        switch kind {
+        case .tryFilter, .tryCompactMap, .prefixWhile, .tryPrefixWhile:
+            return Mirror(self, children: ["downstream": downstream as Any])
+        case .removeDuplicates, .tryRemoveDuplicates:
+            return Mirror(self, children: ["downstream": downstream as Any, "last": state as Any])
+        case .tryScan:
+            return Mirror(
+                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": state as Any])
+        case .encode, .decode:
+            return Mirror(
+                self,
+                children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
+        case .tryMap, .output, .dropFirst, .dropWhile, .tryDropWhile, .measureInterval:
+            return Mirror(self, children: [])
+        }
     }
 
     @usableFromInline

@@ -141,7 +141,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         deliverIfReady { hasDemand = true }
     }
 

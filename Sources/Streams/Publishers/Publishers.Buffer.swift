@@ -281,7 +281,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard demand > 0 else { return }
         let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
             self.demand += demand
             guard prefetch == .byRequest, !askedUnlimited else { return .terminal }
@@ -296,6 +297,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, [Upstream.Output]) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, nil, []) }
             defer {
                 status = .terminal
                 downstream = nil
@@ -312,7 +315,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "buffered": count]) }
+        lock.withLockUnchecked {
+            Mirror(
+                self,
+                children: [
+                    "values": Array(values[head...]), "state": status, "downstreamDemand": demand, "terminal": finished,
+                ])
+        }
     }
 
     @usableFromInline

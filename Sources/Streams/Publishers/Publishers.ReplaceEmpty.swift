@@ -134,7 +134,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             requested = true
             guard replacementWaiting else { return (status, nil) }
@@ -153,6 +153,8 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, nil) }
             defer {
                 status = .terminal
                 replacementWaiting = false
@@ -168,7 +170,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
+        Mirror(self, children: [])
     }
 
     @usableFromInline

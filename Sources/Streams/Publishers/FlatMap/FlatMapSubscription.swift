@@ -176,7 +176,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let inners = lock.withLockUnchecked { () -> [any Subscription] in
             guard !terminated, demand == .unlimited, !unlimitedDownstream else { return [] }
             unlimitedDownstream = true

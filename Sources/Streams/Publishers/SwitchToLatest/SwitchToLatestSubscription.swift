@@ -154,7 +154,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         outlet.request(demand)
         forward(demand)
     }
