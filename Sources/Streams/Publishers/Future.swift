@@ -186,7 +186,14 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        lock.withLockUnchecked {
+            Mirror(
+                self,
+                children: [
+                    "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
+                    "subject": parent as Any,
+                ])
+        }
     }
 
     @usableFromInline

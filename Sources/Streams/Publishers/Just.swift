@@ -105,7 +105,7 @@ where Downstream.Input == Output {
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": pending?.downstream as Any, "value": pending?.value as Any])
+            Mirror(self, unlabeledChildren: [pending?.value as Any])
         }
     }
 

@@ -199,7 +199,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
+        lock.withLockUnchecked {
+            Mirror(self, children: ["parent": parent as Any, "downstream": downstream?.value as Any])
+        }
     }
 
     @usableFromInline

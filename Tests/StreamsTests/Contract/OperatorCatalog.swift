@@ -286,7 +286,7 @@ let operatorCatalog: [OperatorEntry] = {
             // The upstream is the suffix here: it is subscribed once the prefix has finished.
             h.ints.prepend(0).contract()
         },
-        OperatorEntry("retry", .named("Retry", children: none)) { h in h.ints.retry(1).contract() },
+        OperatorEntry("retry", .named("Retry", children: none), knownIssues: [.reflection]) { h in h.ints.retry(1).contract() },
         OperatorEntry("flatMap", .named("FlatMap", children: none)) { h in
             let t = h.tracked
             return h.ints.flatMap { value in _ = t; return Just(value).setFailureType(to: TestError.self) }.contract()
@@ -295,7 +295,7 @@ let operatorCatalog: [OperatorEntry] = {
             h.upstream { Just($0).setFailureType(to: TestError.self) }.switchToLatest().contract()
         },
         OperatorEntry("merge(with:)", .named("Merge", children: none), knownIssues: [.reflection]) { h in
-            h.ints.merge(with: Empty(completeImmediately: false)).contract()
+            h.ints.merge(with: Empty()).contract()
         },
         OperatorEntry("zip", .named("Zip", children: none), knownIssues: [.reflection]) { h in
             h.ints.zip((0..<1000).publisher.setFailureType(to: TestError.self)).contract()
@@ -306,7 +306,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("drop(untilOutputFrom:)", .named("DropUntilOutput", children: none)) { h in
             h.ints.drop(untilOutputFrom: Just(0).setFailureType(to: TestError.self)).contract()
         },
-        OperatorEntry("prefix(untilOutputFrom:)", .notReflectable) { h in
+        OperatorEntry("prefix(untilOutputFrom:)", .notReflectable, knownIssues: [.reflection]) { h in
             h.ints.prefix(untilOutputFrom: Empty<Int, TestError>(completeImmediately: false)).contract()
         },
         OperatorEntry("share", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
@@ -325,7 +325,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("subscribe(on:)", .named("SubscribeOn", children: none)) { h in
             h.ints.subscribe(on: h.scheduler).contract()
         },
-        OperatorEntry("delay", .notReflectable) { h in h.ints.delay(for: .milliseconds(10), scheduler: h.scheduler).contract() },
+        OperatorEntry("delay", .notReflectable, knownIssues: [.reflection]) { h in h.ints.delay(for: .milliseconds(10), scheduler: h.scheduler).contract() },
         OperatorEntry("debounce", .named("Debounce", children: ["downstream", "downstreamDemand", "currentValue"])) { h in
             h.ints.debounce(for: .milliseconds(10), scheduler: h.scheduler).contract()
         },
@@ -338,7 +338,8 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("measureInterval", .named("MeasureInterval", children: none)) { h in
             h.ints.measureInterval(using: h.scheduler).contract()
         },
-        OperatorEntry("collect(.byTime)", .named("CollectByTime", children: none)) { h in
+        // Not in Combine's reflection table: Streams' own names are pinned.
+        OperatorEntry("collect(.byTime)", .named("CollectByTime", children: ["downstream", "buffered"])) { h in
             h.ints.collect(.byTime(h.scheduler, .milliseconds(10))).contract()
         },
     ]

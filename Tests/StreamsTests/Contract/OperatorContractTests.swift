@@ -18,6 +18,7 @@ import Testing
         let harness = ContractHarness()
         let subscriber = TestSubscriber<String, any Error>()
         entry.build(harness).subscribe(subscriber)
+        harness.settle()
         let inner = try #require(harness.source?.subscriber)
         check(entry, .reflection) {
             #expect(!(inner is any CustomDebugStringConvertible))
