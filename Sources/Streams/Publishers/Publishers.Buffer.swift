@@ -70,14 +70,13 @@ extension Publishers {
         /// What happens to a value that finds the buffer full.
         public let whenFull: BufferingStrategy<Upstream.Failure>
 
-        /// Makes a buffer of `size` values (at least 1) in front of `upstream`.
+        /// Makes a buffer of `size` values in front of `upstream`.
         ///
         /// ```swift
         /// let smoothed = Publishers.Buffer(upstream: sensor, size: 100, prefetch: .byRequest, whenFull: .dropNewest)
         /// ```
         @inlinable
         public init(upstream: Upstream, size: Int, prefetch: PrefetchStrategy, whenFull: BufferingStrategy<Failure>) {
-            precondition(size > 0, "buffer(size:prefetch:whenFull:) requires a size of at least 1")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch

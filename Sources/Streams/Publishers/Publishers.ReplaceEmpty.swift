@@ -106,8 +106,12 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        // As in Combine, a value before the subscription is ignored: the downstream has none yet.
+        guard let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
+            guard case .subscribed = status else { return nil }
+            return downstream
+        }) else { return .none }
         sawValue = true
-        guard let downstream = lock.withLockUnchecked({ downstream }) else { return .none }
         return downstream.value.receive(input)
     }
 

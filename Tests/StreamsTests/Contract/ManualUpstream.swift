@@ -46,6 +46,8 @@ final class ManualUpstream<Output, Failure: Error>: Publisher, ContractSource, @
     private(set) var subscriber: Any?
     private(set) var subscriptions: [ManualSubscription] = []
     var ignoresCancel = false
+    /// When true, a new subscriber gets no subscription until ``sendSubscription()``.
+    var holdsSubscription = false
 
     init(failure: Failure?, _ make: @escaping (Int) -> Output) {
         self.failure = failure
@@ -63,7 +65,17 @@ final class ManualUpstream<Output, Failure: Error>: Publisher, ContractSource, @
             self.release()
         }
         subscriptions.append(subscription)
-        subscriber.receive(subscription: subscription)
+        if !holdsSubscription {
+            subscriber.receive(subscription: subscription)
+        }
+    }
+
+    /// Hands the held subscription to the subscriber (see ``holdsSubscription``).
+    @discardableResult
+    func sendSubscription() -> ManualSubscription? {
+        guard let subscription = subscriptions.last else { return nil }
+        subscribe?(subscription)
+        return subscription
     }
 
     @discardableResult
