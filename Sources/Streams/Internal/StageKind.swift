@@ -30,7 +30,7 @@ enum StageKind: Sendable {
         }
     }
 
-    /// The filter family traps on a value, a completion or a request before the upstream
+    /// The filter family traps on a value or a completion before the upstream
     /// subscription, and cancels a subscription that arrives after an early `cancel()`.
     @usableFromInline
     var isFilterFamily: Bool {
