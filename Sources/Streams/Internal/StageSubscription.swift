@@ -49,10 +49,15 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @usableFromInline
     @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
-    /// Nil once the stage has completed or been cancelled.
+    /// Set while subscribed; nil before the subscription and once the stage has completed or
+    /// been cancelled, so that the value path of a subscribed stage reads one field.
     @usableFromInline
     @exclusivity(unchecked)
     var core: Core?
+    /// The core while the stage awaits its subscription.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var waitingCore: Core?
 
     @inlinable
     init(
@@ -64,14 +69,16 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     ) {
         self.kind = kind
         self.state = state
-        core = Core(downstream: downstream, step: step, mapFailure: mapFailure)
+        waitingCore = Core(downstream: downstream, step: step, mapFailure: mapFailure)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, core != nil else { return false }
+            guard case .awaitingSubscription = status, let waitingCore else { return false }
             status = .subscribed(subscription)
+            core = waitingCore
+            self.waitingCore = nil
             return true
         }
         guard accepted, let core = lock.withLockUnchecked({ core }) else {
@@ -83,15 +90,22 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
-            guard case .awaitingSubscription = status else { return (core, false) }
-            return (core, true)
-        }
-        guard let core = current else { return .none }
-        if early {
-            precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
-            if kind.ignoresValuesBeforeSubscription { return .none }
-        }
+        guard let core = lock.withLockUnchecked({ core }) else { return receiveBeforeSubscription(input) }
+        return process(input, with: core)
+    }
+
+    /// A value from an upstream that has not sent its subscription yet: Combine's rule differs
+    /// per operator (see ``StageKind``).
+    @inlinable
+    func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ waitingCore }) else { return .none }
+        precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
+        if kind.ignoresValuesBeforeSubscription { return .none }
+        return process(input, with: core)
+    }
+
+    @inlinable
+    func process(_ input: Input, with core: Core) -> Subscribers.Demand {
         switch core.step(input) {
         case .emit(let output):
             return core.downstream.receive(output)
@@ -113,7 +127,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
             switch status {
             case .awaitingSubscription:
-                return (nil, core != nil)
+                return (nil, waitingCore != nil)
             case .terminal:
                 return (nil, false)
             case .subscribed:
@@ -153,10 +167,11 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
             if case .awaitingSubscription = status, !kind.isFilterFamily { return (status, nil) }
             defer {
+                waitingCore = nil
                 status = .terminal
                 core = nil
             }
-            return (status, core)
+            return (status, core ?? waitingCore)
         }
         taken.0.cancel()
     }
@@ -167,7 +182,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @usableFromInline
     var customMirror: Mirror {
         let (downstream, upstream, finished) = lock.withLockUnchecked {
-            (core?.downstream, status.subscription, core == nil)
+            ((core ?? waitingCore)?.downstream, status.subscription, core == nil && waitingCore == nil)
         }
         let state = state?()
         switch kind {
