@@ -97,6 +97,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     /// A value from an upstream that has not sent its subscription yet: Combine's rule differs
     /// per operator (see ``StageKind``).
     @inlinable
+    @inline(never)
     func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
         guard let core = lock.withLockUnchecked({ waitingCore }) else { return .none }
         precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
@@ -105,6 +106,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @inlinable
+    @inline(__always)
     func process(_ input: Input, with core: Core) -> Subscribers.Demand {
         switch core.step(input) {
         case .emit(let output):
