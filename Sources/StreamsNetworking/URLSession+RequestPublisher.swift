@@ -129,7 +129,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let start = lock.withLockUnchecked { () -> Bool in
             guard !started, downstream != nil else { return false }
             started = true

@@ -77,9 +77,14 @@ struct BufferTests {
         #expect(failing.events == [.subscription("Buffer"), .completion(.failure(.other))])
     }
 
-    @Test func aSizeBelowOneTraps() async {
-        await #expect(processExitsWith: .failure) {
-            _ = Just(1).buffer(size: 0, prefetch: .keepFull, whenFull: .dropNewest)
-        }
+    @Test func aSizeOfZeroIsAcceptedAndEveryValueOverflows() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        subject.buffer(size: 0, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completion == .finished)
     }
 }

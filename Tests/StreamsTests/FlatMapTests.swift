@@ -98,10 +98,4 @@ struct FlatMapTests {
         #expect(subscriber.values == [1])
         #expect(subscriber.completion == .failure(.other))
     }
-
-    @Test func zeroMaxPublishersTraps() async {
-        await #expect(processExitsWith: .failure) {
-            _ = Just(1).flatMap(maxPublishers: .none) { Just($0) }
-        }
-    }
 }

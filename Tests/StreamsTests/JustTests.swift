@@ -32,11 +32,12 @@ struct JustTests {
         #expect(b.values == ["x"])
     }
 
-    @Test func mirrorShowsDownstream() {
+    @Test func mirrorShowsTheValueUnlabeled() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
         Just(1).subscribe(subscriber)
-        let labels = Mirror(reflecting: subscriber.subscription!).children.compactMap(\.label)
-        #expect(labels.contains("downstream"))
+        let children = Mirror(reflecting: subscriber.subscription!).children
+        #expect(children.map(\.label) == [nil])
+        #expect(children.first?.value as? Int == 1)
     }
 
     @Test func equatable() {

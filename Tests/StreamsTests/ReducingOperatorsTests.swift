@@ -100,7 +100,8 @@ struct ReducingOperatorsTests {
         subject.ignoreOutput().subscribe(subscriber)
         subject.send(1)
         subject.send(completion: .failure(.oops))
-        #expect(subscriber.events == [.subscription("IgnoreOutput"), .completion(.failure(.oops))])
+        // Pass-through, as in Combine: the downstream sees the upstream's own subscription.
+        #expect(subscriber.events == [.subscription("PassthroughSubject"), .completion(.failure(.oops))])
 
         let finishing = TestSubscriber<Never, Never>(initialDemand: nil)
         [1, 2].publisher.eraseToAnyPublisher().ignoreOutput().subscribe(finishing)

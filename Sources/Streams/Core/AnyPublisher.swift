@@ -9,7 +9,9 @@
 /// }
 /// ```
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline
     let box: PublisherBoxBase<Output, Failure>
 
@@ -29,6 +31,13 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// `"AnyPublisher"`.
     public var description: String { "AnyPublisher" }
+
+    /// The same as ``description``, as in Combine.
+    ///
+    /// ```swift
+    /// let shown = Just(1).eraseToAnyPublisher().playgroundDescription   // "AnyPublisher"
+    /// ```
+    public var playgroundDescription: Any { description }
 
     /// Attaches `subscriber` to the wrapped publisher.
     @inlinable

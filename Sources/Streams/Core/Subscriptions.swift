@@ -18,7 +18,9 @@ extension Subscriptions {
 
 /// The subscription behind ``Subscriptions/empty``.
 @usableFromInline
-final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
+{
     @usableFromInline
     static let shared = EmptySubscription()
 
@@ -33,4 +35,10 @@ final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
 
     @usableFromInline
     var description: String { "Empty" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

@@ -167,7 +167,8 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard demand > 0 else { return }
         outlet.request(demand)
         forward(demand)
     }

@@ -135,7 +135,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let next = lock.withLockUnchecked { () -> RequestAction in
             if let final = pendingFinal, let downstream {
                 pendingFinal = nil
@@ -163,6 +163,8 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @inlinable
     func cancel() {
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Any) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, ()) }
             defer {
                 status = .terminal
                 pendingFinal = nil
@@ -177,7 +179,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any, "demand": demand]) }
+        Mirror(self, children: [])
     }
 
     @usableFromInline

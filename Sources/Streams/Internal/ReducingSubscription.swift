@@ -18,6 +18,9 @@ enum ReduceStep<Failure: Error> {
 /// share, and `result` reads the final value (nil: finish without one) once upstream finishes or
 /// `step` says `.done`. A result value waits for downstream demand; a bare `.finished` and a
 /// failure do not.
+///
+/// As in Combine, a `cancel()` before the upstream subscription is a no-op: a subscription that
+/// arrives later is accepted and asked for everything.
 @usableFromInline
 final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -53,6 +56,9 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @usableFromInline
     let name: String
+    /// What the mirror shows as `initial` (`collect()` shows only how many values it has).
+    @usableFromInline
+    let initial: Any?
     @usableFromInline
     let lock = Lock()
 
@@ -80,10 +86,12 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         name: String,
         downstream: Downstream,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        initial: Any? = nil,
         step: @escaping Step,
         result: @escaping () -> Downstream.Input?
     ) {
         self.name = name
+        self.initial = initial
         core = Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure)
     }
 
@@ -183,7 +191,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let ready = lock.withLockUnchecked { () -> (Core, Downstream.Input?)? in
             guard !hasDemand else { return nil }
             hasDemand = true
@@ -203,6 +211,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?, Downstream.Input?) in
+            if case .awaitingSubscription = status { return (status, nil, nil) }
             defer {
                 status = .terminal
                 resultReady = false
@@ -219,7 +228,17 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any]) }
+        let (core, status) = lock.withLockUnchecked { (self.core, self.status) }
+        let result = core?.result()
+        if name == "Collect" {
+            return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])
+        }
+        return Mirror(
+            self,
+            children: [
+                "downstream": core?.downstream as Any, "result": result as Any, "initial": initial as Any,
+                "status": status,
+            ])
     }
 
     @usableFromInline

@@ -185,9 +185,7 @@ final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscri
     var description: String { name }
 
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

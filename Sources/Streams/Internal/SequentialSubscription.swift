@@ -183,7 +183,8 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, catch traps on `.none`; concatenate forwards it.
+        precondition(demand > 0 || name == "Concatenate", "API Violation: demand must not be zero")
         let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
             guard phase != .done else { return .terminal }
             self.demand += demand
@@ -207,7 +208,10 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any, "demand": demand]) }
+        guard name != "Concatenate" else { return Mirror(self, children: []) }
+        return lock.withLockUnchecked {
+            Mirror(self, children: ["downstream": core?.downstream as Any, "demand": demand])
+        }
     }
 
     @usableFromInline
@@ -215,11 +219,13 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     /// Subscribes to the first publisher on behalf of the parent.
     @usableFromInline
-    struct FirstLink: Subscriber, CustomStringConvertible {
+    struct FirstLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: SequentialSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: SequentialSubscription) {
@@ -243,15 +249,23 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
         @usableFromInline
         var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 
     /// Subscribes to the second publisher on behalf of the parent.
     @usableFromInline
-    struct SecondLink: Subscriber, CustomStringConvertible {
+    struct SecondLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: SequentialSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: SequentialSubscription) {
@@ -275,5 +289,11 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
         @usableFromInline
         var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }

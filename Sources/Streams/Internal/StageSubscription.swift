@@ -7,6 +7,10 @@
 /// state in what it captures, since upstream never calls `receive(_:)` concurrently. Demand
 /// passes through; a dropped value asks upstream for one more. The lock guards only the status
 /// and the references: `step` and the downstream always run outside it.
+///
+/// `kind` carries Combine's per-operator rules at the edges: see ``StageKind``. A `cancel()`
+/// before the upstream subscription is a no-op (the late subscription is accepted), except in
+/// the filter family, where it ends the stage.
 @usableFromInline
 final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -34,7 +38,10 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @usableFromInline
-    let name: String
+    let kind: StageKind
+    /// Reads the operator's running state (`last`, `result`) for the mirror.
+    @usableFromInline
+    let state: (() -> Any)?
     @usableFromInline
     let lock = Lock()
 
@@ -42,27 +49,36 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @usableFromInline
     @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
-    /// Nil once the stage has completed or been cancelled.
+    /// Set while subscribed; nil before the subscription and once the stage has completed or
+    /// been cancelled, so that the value path of a subscribed stage reads one field.
     @usableFromInline
     @exclusivity(unchecked)
     var core: Core?
+    /// The core while the stage awaits its subscription.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var waitingCore: Core?
 
     @inlinable
     init(
-        name: String,
+        kind: StageKind,
         downstream: Downstream,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        state: (() -> Any)? = nil,
         step: @escaping Step
     ) {
-        self.name = name
-        core = Core(downstream: downstream, step: step, mapFailure: mapFailure)
+        self.kind = kind
+        self.state = state
+        waitingCore = Core(downstream: downstream, step: step, mapFailure: mapFailure)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, core != nil else { return false }
+            guard case .awaitingSubscription = status, let waitingCore else { return false }
             status = .subscribed(subscription)
+            core = waitingCore
+            self.waitingCore = nil
             return true
         }
         guard accepted, let core = lock.withLockUnchecked({ core }) else {
@@ -74,7 +90,24 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ core }) else { return .none }
+        guard let core = lock.withLockUnchecked({ core }) else { return receiveBeforeSubscription(input) }
+        return process(input, with: core)
+    }
+
+    /// A value from an upstream that has not sent its subscription yet: Combine's rule differs
+    /// per operator (see ``StageKind``).
+    @inlinable
+    @inline(never)
+    func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ waitingCore }) else { return .none }
+        precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
+        if kind.ignoresValuesBeforeSubscription { return .none }
+        return process(input, with: core)
+    }
+
+    @inlinable
+    @inline(__always)
+    func process(_ input: Input, with core: Core) -> Subscribers.Demand {
         switch core.step(input) {
         case .emit(let output):
             return core.downstream.receive(output)
@@ -93,13 +126,20 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let core = lock.withLockUnchecked { () -> Core? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            defer { self.core = nil }
-            return self.core
+        let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
+            switch status {
+            case .awaitingSubscription:
+                return (nil, waitingCore != nil)
+            case .terminal:
+                return (nil, false)
+            case .subscribed:
+                status = .terminal
+                defer { self.core = nil }
+                return (self.core, false)
+            }
         }
-        guard let core else { return }
+        precondition(!early || !kind.isFilterFamily, "Invalid state: Received completion before receiving subscription")
+        guard let core = current else { return }
         core.downstream.receive(completion: completion.mapError(core.mapFailure))
     }
 
@@ -119,7 +159,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
         lock.withLockUnchecked { status }.request(demand)
     }
 
@@ -127,21 +167,41 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
+            if case .awaitingSubscription = status, !kind.isFilterFamily { return (status, nil) }
             defer {
+                waitingCore = nil
                 status = .terminal
                 core = nil
             }
-            return (status, core)
+            return (status, core ?? waitingCore)
         }
         taken.0.cancel()
     }
 
     @usableFromInline
-    var description: String { name }
+    var description: String { kind.description }
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": core?.downstream as Any]) }
+        let (downstream, upstream, finished) = lock.withLockUnchecked {
+            ((core ?? waitingCore)?.downstream, status.subscription, core == nil && waitingCore == nil)
+        }
+        let state = state?()
+        switch kind {
+        case .tryFilter, .tryCompactMap, .prefixWhile, .tryPrefixWhile:
+            return Mirror(self, children: ["downstream": downstream as Any])
+        case .removeDuplicates, .tryRemoveDuplicates:
+            return Mirror(self, children: ["downstream": downstream as Any, "last": state as Any])
+        case .tryScan:
+            return Mirror(
+                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": state as Any])
+        case .encode, .decode:
+            return Mirror(
+                self,
+                children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
+        case .tryMap, .output, .dropFirst, .dropWhile, .tryDropWhile, .measureInterval:
+            return Mirror(self, children: [])
+        }
     }
 
     @usableFromInline

@@ -141,7 +141,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         deliverIfReady { hasDemand = true }
     }
 
@@ -186,7 +186,14 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        lock.withLockUnchecked {
+            Mirror(
+                self,
+                children: [
+                    "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
+                    "subject": parent as Any,
+                ])
+        }
     }
 
     @usableFromInline

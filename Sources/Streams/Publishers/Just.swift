@@ -78,7 +78,7 @@ where Downstream.Input == Output {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         guard let pending = take() else { return }
         _ = pending.downstream.receive(pending.value)
         pending.downstream.receive(completion: .finished)
@@ -105,7 +105,7 @@ where Downstream.Input == Output {
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": pending?.downstream as Any, "value": pending?.value as Any])
+            Mirror(self, unlabeledChildren: [pending?.value as Any])
         }
     }
 

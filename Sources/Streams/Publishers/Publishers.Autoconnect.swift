@@ -174,7 +174,6 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         lock.withLockUnchecked { status }.request(demand)
     }
 
@@ -200,7 +199,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
+        lock.withLockUnchecked {
+            Mirror(self, children: ["parent": parent as Any, "downstream": downstream?.value as Any])
+        }
     }
 
     @usableFromInline

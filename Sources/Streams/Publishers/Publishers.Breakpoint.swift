@@ -72,17 +72,61 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        ///
+        /// As in Combine, the downstream receives the upstream's own subscription, and every
+        /// event is tested, whatever came before it.
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.handleEvents(
-                receiveSubscription: onSubscription.map { test in { if test($0) { breakIntoDebugger() } } },
-                receiveOutput: onOutput.map { test in { if test($0) { breakIntoDebugger() } } },
-                receiveCompletion: onCompletion.map { test in { if test($0) { breakIntoDebugger() } } }
-            ).receive(subscriber: subscriber)
+            upstream.receive(subscriber: BreakpointSubscriber(downstream: subscriber, hooks: self))
         }
     }
+}
+
+/// Breakpoint's subscriber: stateless and pass-through.
+@usableFromInline
+struct BreakpointSubscriber<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let hooks: Publishers.Breakpoint<Upstream>
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, hooks: Publishers.Breakpoint<Upstream>) {
+        self.downstream = downstream
+        self.hooks = hooks
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        if hooks.receiveSubscription?(subscription) == true { breakIntoDebugger() }
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        if hooks.receiveOutput?(input) == true { breakIntoDebugger() }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        if hooks.receiveCompletion?(completion) == true { breakIntoDebugger() }
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "Breakpoint" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }
 
 /// Raises `SIGTRAP`: a debugger stops here; without one the process ends.

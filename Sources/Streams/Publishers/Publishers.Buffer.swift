@@ -70,14 +70,13 @@ extension Publishers {
         /// What happens to a value that finds the buffer full.
         public let whenFull: BufferingStrategy<Upstream.Failure>
 
-        /// Makes a buffer of `size` values (at least 1) in front of `upstream`.
+        /// Makes a buffer of `size` values in front of `upstream`.
         ///
         /// ```swift
         /// let smoothed = Publishers.Buffer(upstream: sensor, size: 100, prefetch: .byRequest, whenFull: .dropNewest)
         /// ```
         @inlinable
         public init(upstream: Upstream, size: Int, prefetch: PrefetchStrategy, whenFull: BufferingStrategy<Failure>) {
-            precondition(size > 0, "buffer(size:prefetch:whenFull:) requires a size of at least 1")
             self.upstream = upstream
             self.size = size
             self.prefetch = prefetch
@@ -281,7 +280,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard demand > 0 else { return }
         let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
             self.demand += demand
             guard prefetch == .byRequest, !askedUnlimited else { return .terminal }
@@ -296,6 +296,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, [Upstream.Output]) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, nil, []) }
             defer {
                 status = .terminal
                 downstream = nil
@@ -312,7 +314,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "buffered": count]) }
+        lock.withLockUnchecked {
+            Mirror(
+                self,
+                children: [
+                    "values": Array(values[head...]), "state": status, "downstreamDemand": demand, "terminal": finished,
+                ])
+        }
     }
 
     @usableFromInline

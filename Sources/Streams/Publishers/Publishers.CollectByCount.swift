@@ -131,7 +131,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         lock.withLockUnchecked { status }.request(demand * count)
     }
 
@@ -139,6 +139,8 @@ where Downstream.Input == [Element] {
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, nil) }
             defer {
                 status = .terminal
                 downstream = nil
@@ -153,7 +155,14 @@ where Downstream.Input == [Element] {
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "count": count]) }
+        lock.withLockUnchecked {
+            Mirror(
+                self,
+                children: [
+                    "downstream": downstream?.value as Any, "upstreamSubscription": status.subscription as Any,
+                    "buffer": buffer, "count": count,
+                ])
+        }
     }
 
     @usableFromInline

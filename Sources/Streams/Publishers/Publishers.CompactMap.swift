@@ -98,7 +98,7 @@ struct CompactMapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomSt
     var description: String { "CompactMap" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

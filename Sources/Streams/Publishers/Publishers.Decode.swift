@@ -50,7 +50,7 @@ extension Publishers {
             let decoder = self.decoder
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "Decode", downstream: subscriber, mapFailure: { $0 },
+                    kind: .decode, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return .emit(try decoder.decode(Output.self, from: input))

@@ -35,7 +35,6 @@ extension Publishers {
         /// ```
         @inlinable
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "dropFirst requires a count of zero or more, got \(count)")
             self.upstream = upstream
             self.count = count
         }
@@ -44,10 +43,12 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            // As in Combine, a negative count is accepted here and traps once subscribed.
+            precondition(count >= 0, "count must not be negative")
             var remaining = count
             upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
-                    name: "Drop", downstream: subscriber, mapFailure: { $0 },
+                    kind: .dropFirst, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         guard remaining == 0 else {
                             remaining -= 1

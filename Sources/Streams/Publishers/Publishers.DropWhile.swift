@@ -49,7 +49,7 @@ extension Publishers {
             var dropping = true
             upstream.receive(
                 subscriber: StageSubscription<Output, Failure, S>(
-                    name: "DropWhile", downstream: subscriber, mapFailure: { $0 },
+                    kind: .dropWhile, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         if dropping {
                             guard !predicate(input) else { return .drop }

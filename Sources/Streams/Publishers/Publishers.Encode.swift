@@ -47,7 +47,7 @@ extension Publishers {
             let encoder = self.encoder
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "Encode", downstream: subscriber, mapFailure: { $0 },
+                    kind: .encode, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return .emit(try encoder.encode(input))

@@ -99,7 +99,7 @@ struct FilterSubscriber<Downstream: Subscriber>: Subscriber, CustomStringConvert
     var description: String { "Filter" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -47,7 +47,7 @@ extension Publishers {
             let predicate = self.predicate
             upstream.receive(subscriber: 
                 ReducingSubscription<Output, Failure, S>(
-                    name: "FirstWhere", downstream: subscriber, mapFailure: { $0 },
+                    name: "TryFirst", downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         guard predicate(input) else { return .more }
                         found = input

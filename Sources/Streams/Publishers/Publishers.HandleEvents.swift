@@ -171,7 +171,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+            // As in Combine, `.none` is passed on like any other demand.
             let current = lock.withLockUnchecked { () -> (any Subscription, Publishers.HandleEvents<Upstream>)? in
                 guard case .subscribed(let subscription) = status, let hooks else { return nil }
                 return (subscription, hooks)
@@ -184,10 +184,9 @@ extension Publishers.HandleEvents {
         @inlinable
         func cancel() {
             let taken = lock.withLockUnchecked { () -> (any Subscription, Publishers.HandleEvents<Upstream>?, Downstream?)? in
-                guard case .subscribed(let subscription) = status else {
-                    status = .terminal
-                    return nil
-                }
+                // Before the subscription a cancel is a no-op, as in Combine: a late subscription
+                // is still accepted.
+                guard case .subscribed(let subscription) = status else { return nil }
                 status = .terminal
                 defer {
                     hooks = nil
@@ -205,9 +204,7 @@ extension Publishers.HandleEvents {
         var description: String { name }
 
         @usableFromInline
-        var customMirror: Mirror {
-            lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
-        }
+        var customMirror: Mirror { Mirror(self, children: []) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

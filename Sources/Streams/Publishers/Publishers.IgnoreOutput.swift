@@ -36,16 +36,54 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, which sees only the completion.
+        ///
+        /// As in Combine, the downstream receives the upstream's own subscription, which is then
+        /// asked for everything.
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-            upstream.receive(
-                subscriber: ReducingSubscription<Upstream.Output, Failure, S>(
-                    name: "IgnoreOutput", downstream: subscriber, mapFailure: { $0 },
-                    step: { _ in .more },
-                    result: { nil }))
+            upstream.receive(subscriber: IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
         }
     }
+}
+
+/// IgnoreOutput's subscriber: stateless and pass-through.
+@usableFromInline
+struct IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "IgnoreOutput" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}

@@ -115,7 +115,7 @@ struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringCon
     var description: String { "Map" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -94,7 +94,7 @@ extension Publishers.MapError {
         var description: String { "MapError" }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        var customMirror: Mirror { Mirror(self, children: []) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

@@ -69,7 +69,10 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
-            upstream.receive(subscriber: KeyPathInner(name: "ValueForKey", downstream: subscriber) { $0[keyPath: keyPath] })
+            upstream.receive(
+                subscriber: KeyPathInner(name: "ValueForKey", keyPaths: [keyPath], downstream: subscriber) {
+                    $0[keyPath: keyPath]
+                })
         }
     }
 
@@ -113,7 +116,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
             upstream.receive(subscriber: 
-                KeyPathInner(name: "ValueForKeys", downstream: subscriber) { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) })
+                KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1], downstream: subscriber) {
+                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                })
         }
     }
 
@@ -161,7 +166,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
             upstream.receive(subscriber: 
-                KeyPathInner(name: "ValueForKeys", downstream: subscriber) {
+                KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1, keyPath2], downstream: subscriber) {
                     ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
                 })
         }
@@ -175,6 +180,9 @@ struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConv
 {
     @usableFromInline
     let name: String
+    /// The key paths read, for the mirror.
+    @usableFromInline
+    let keyPaths: [AnyKeyPath]
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
@@ -183,8 +191,11 @@ struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConv
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(name: String, downstream: Downstream, read: @escaping (Input) -> Downstream.Input) {
+    init(
+        name: String, keyPaths: [AnyKeyPath], downstream: Downstream, read: @escaping (Input) -> Downstream.Input
+    ) {
         self.name = name
+        self.keyPaths = keyPaths
         self.downstream = downstream
         self.read = read
     }
@@ -208,7 +219,10 @@ struct KeyPathInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConv
     var description: String { name }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    var customMirror: Mirror {
+        guard keyPaths.count > 1 else { return Mirror(self, children: ["keyPath": keyPaths.first as Any]) }
+        return Mirror(self, children: keyPaths.enumerated().map { (label: "keyPath\($0.offset)", value: $0.element) })
+    }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -78,7 +78,7 @@ extension Publishers {
             let range = self.range
             upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
-                    name: "Output", downstream: subscriber, mapFailure: { $0 },
+                    kind: .output, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         defer { position += 1 }
                         if position < range.lowerBound { return .drop }

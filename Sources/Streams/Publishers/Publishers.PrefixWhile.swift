@@ -47,7 +47,7 @@ extension Publishers {
             let predicate = self.predicate
             upstream.receive(
                 subscriber: StageSubscription<Output, Failure, S>(
-                    name: "PrefixWhile", downstream: subscriber, mapFailure: { $0 },
+                    kind: .prefixWhile, downstream: subscriber, mapFailure: { $0 },
                     step: { input in predicate(input) ? .emit(input) : .finish }))
         }
     }

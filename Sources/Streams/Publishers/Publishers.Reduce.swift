@@ -51,7 +51,7 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             upstream.receive(
                 subscriber: ReducingSubscription<Upstream.Output, Failure, S>(
-                    name: "Reduce", downstream: subscriber, mapFailure: { $0 },
+                    name: "Reduce", downstream: subscriber, mapFailure: { $0 }, initial: initial,
                     step: { input in
                         accumulator = nextPartialResult(accumulator, input)
                         return .more

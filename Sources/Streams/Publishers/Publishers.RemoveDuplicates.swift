@@ -63,7 +63,7 @@ extension Publishers {
             let isDuplicate = predicate
             upstream.receive(subscriber: 
                 StageSubscription<Output, Failure, S>(
-                    name: "RemoveDuplicates", downstream: subscriber, mapFailure: { $0 },
+                    kind: .removeDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
                     step: { input in
                         defer { previous = input }
                         if let previous, isDuplicate(previous, input) { return .drop }

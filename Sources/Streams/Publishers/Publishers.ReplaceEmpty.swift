@@ -106,8 +106,12 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        // As in Combine, a value before the subscription is ignored: the downstream has none yet.
+        guard let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
+            guard case .subscribed = status else { return nil }
+            return downstream
+        }) else { return .none }
         sawValue = true
-        guard let downstream = lock.withLockUnchecked({ downstream }) else { return .none }
         return downstream.value.receive(input)
     }
 
@@ -134,7 +138,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
             requested = true
             guard replacementWaiting else { return (status, nil) }
@@ -153,6 +157,8 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
         let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
+            // As in Combine, a cancel before the upstream subscription is a no-op.
+            if case .awaitingSubscription = status { return (status, nil) }
             defer {
                 status = .terminal
                 replacementWaiting = false
@@ -168,7 +174,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
+        Mirror(self, children: [])
     }
 
     @usableFromInline

@@ -50,18 +50,64 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; each subscription starts again from `initialResult`.
+        ///
+        /// As in Combine, scan is pass-through: the downstream receives the upstream's own
+        /// subscription, and the running result is the only state.
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            var result = initialResult
-            let next = nextPartialResult
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "Scan", downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        result = next(result, input)
-                        return .emit(result)
-                    }))
+            upstream.receive(
+                subscriber: ScanSubscriber(downstream: subscriber, result: initialResult, next: nextPartialResult))
         }
     }
+}
+
+/// Scan's subscriber. The upstream never calls `receive(_:)` concurrently, so the running result
+/// needs no lock; the upstream subscription goes straight downstream.
+@usableFromInline
+final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let next: (Downstream.Input, Input) -> Downstream.Input
+    // Touched only from `receive(_:)`, which upstream calls serially.
+    @usableFromInline
+    var result: Downstream.Input
+
+    @inlinable
+    init(
+        downstream: Downstream, result: Downstream.Input,
+        next: @escaping (Downstream.Input, Input) -> Downstream.Input
+    ) {
+        self.downstream = downstream
+        self.result = result
+        self.next = next
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        result = next(result, input)
+        return downstream.receive(result)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var description: String { "Scan" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

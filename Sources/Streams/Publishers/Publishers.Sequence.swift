@@ -104,7 +104,8 @@ where Downstream.Input == Iterator.Element {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard demand > 0 else { return }
         let claimed = lock.withLockUnchecked { () -> Subscribers.Demand? in
             guard !terminated else { return nil }
             guard !owned else {

@@ -91,7 +91,7 @@ extension Publishers.SetFailureType {
         var description: String { "SetFailureType" }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+        var customMirror: Mirror { Mirror(self, children: []) }
 
         @usableFromInline
         var playgroundDescription: Any { description }

@@ -45,7 +45,7 @@ extension Publishers {
             let transform = self.transform
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryCompactMap", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryCompactMap, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return try transform(input).map { .emit($0) } ?? .drop

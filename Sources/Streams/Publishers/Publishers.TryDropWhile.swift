@@ -49,7 +49,7 @@ extension Publishers {
             var dropping = true
             upstream.receive(
                 subscriber: StageSubscription<Output, Upstream.Failure, S>(
-                    name: "TryDropWhile", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryDropWhile, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         if dropping {
                             do {

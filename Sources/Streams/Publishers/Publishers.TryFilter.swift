@@ -50,7 +50,7 @@ extension Publishers {
             let isIncluded = self.isIncluded
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryFilter", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryFilter, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return try isIncluded(input) ? .emit(input) : .drop

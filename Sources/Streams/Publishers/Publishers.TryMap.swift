@@ -50,7 +50,7 @@ extension Publishers {
             let transform = self.transform
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryMap", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryMap, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return .emit(try transform(input))

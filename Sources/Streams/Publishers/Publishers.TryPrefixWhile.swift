@@ -49,7 +49,7 @@ extension Publishers {
             let predicate = self.predicate
             upstream.receive(
                 subscriber: StageSubscription<Output, Upstream.Failure, S>(
-                    name: "TryPrefixWhile", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryPrefixWhile, downstream: subscriber, mapFailure: { $0 },
                     step: { input in
                         do {
                             return try predicate(input) ? .emit(input) : .finish

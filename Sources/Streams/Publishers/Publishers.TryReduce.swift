@@ -57,7 +57,7 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             upstream.receive(
                 subscriber: ReducingSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryReduce", downstream: subscriber, mapFailure: { $0 },
+                    name: "TryReduce", downstream: subscriber, mapFailure: { $0 }, initial: initial,
                     step: { input in
                         do {
                             accumulator = try nextPartialResult(accumulator, input)

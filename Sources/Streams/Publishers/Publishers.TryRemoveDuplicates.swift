@@ -51,7 +51,7 @@ extension Publishers {
             let isDuplicate = predicate
             upstream.receive(subscriber: 
                 StageSubscription<Output, Upstream.Failure, S>(
-                    name: "TryRemoveDuplicates", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryRemoveDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
                     step: { input in
                         defer { previous = input }
                         do {

@@ -60,7 +60,7 @@ extension Publishers {
             let next = nextPartialResult
             upstream.receive(subscriber: 
                 StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "TryScan", downstream: subscriber, mapFailure: { $0 },
+                    kind: .tryScan, downstream: subscriber, mapFailure: { $0 }, state: { result },
                     step: { input in
                         do {
                             result = try next(result, input)

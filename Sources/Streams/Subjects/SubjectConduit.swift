@@ -283,7 +283,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let action = lock.withLockUnchecked { () -> RequestAction in
             leaveFastMode()
             guard !terminated, let downstream else { return .nothing }

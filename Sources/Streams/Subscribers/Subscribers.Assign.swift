@@ -119,7 +119,9 @@ extension Subscribers {
 
         /// Shows the object and the key path.
         public var customMirror: Mirror {
-            Mirror(self, children: ["object": object as Any, "keyPath": keyPath])
+            Mirror(
+                self,
+                children: ["object": object as Any, "keyPath": keyPath, "status": lock.withLockUnchecked { status }])
         }
 
         /// The description, for playgrounds.

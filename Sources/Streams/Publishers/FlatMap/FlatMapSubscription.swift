@@ -176,7 +176,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         let inners = lock.withLockUnchecked { () -> [any Subscription] in
             guard !terminated, demand == .unlimited, !unlimitedDownstream else { return [] }
             unlimitedDownstream = true
@@ -199,20 +199,20 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
     var description: String { "FlatMap" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        Mirror(self, children: ["downstream": outlet.lock.withLockUnchecked { outlet.downstream } as Any])
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }
 
     /// Subscribes to the upstream on behalf of the parent.
     @usableFromInline
-    struct OuterLink: Subscriber, CustomStringConvertible {
+    struct OuterLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: FlatMapSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, the upstream sees the one inner object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: FlatMapSubscription) {
@@ -237,6 +237,12 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.
 
         @usableFromInline
         var description: String { "FlatMap" }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 
     /// Subscribes to one inner publisher on behalf of the parent.

@@ -87,7 +87,6 @@ extension Publishers {
         /// ```
         @inlinable
         public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
-            precondition(maxPublishers > 0, "flatMap requires maxPublishers greater than .none")
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -100,7 +100,8 @@ final class MergeSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard demand > 0 else { return }
         outlet.request(demand)
         forward(demand)
     }

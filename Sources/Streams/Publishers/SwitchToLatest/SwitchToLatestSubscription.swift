@@ -154,7 +154,7 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        precondition(demand > 0, "API Violation: demand must not be zero")
         outlet.request(demand)
         forward(demand)
     }
@@ -176,20 +176,20 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     var description: String { "SwitchToLatest" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        Mirror(self, children: ["downstream": outlet.lock.withLockUnchecked { outlet.downstream } as Any])
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }
 
     /// Subscribes to the upstream on behalf of the parent.
     @usableFromInline
-    struct OuterLink: Subscriber, CustomStringConvertible {
+    struct OuterLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: SwitchToLatestSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, the upstream sees the one inner object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: SwitchToLatestSubscription) {
@@ -214,6 +214,12 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
         @usableFromInline
         var description: String { "SwitchToLatest" }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 
     /// Subscribes to one inner publisher on behalf of the parent.

@@ -242,7 +242,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": downstream?.value as Any, "pending": pending as Any, "demand": demand])
+            Mirror(
+                self,
+                children: [
+                    "downstream": downstream?.value as Any, "downstreamDemand": demand, "currentValue": pending as Any,
+                ])
         }
     }
 

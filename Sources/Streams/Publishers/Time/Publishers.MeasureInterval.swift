@@ -50,7 +50,7 @@ extension Publishers {
             var previous = scheduler.now
             upstream.receive(
                 subscriber: StageSubscription<Upstream.Output, Failure, S>(
-                    name: "MeasureInterval", downstream: subscriber, mapFailure: { $0 },
+                    kind: .measureInterval, downstream: subscriber, mapFailure: { $0 },
                     step: { _ in
                         let now = scheduler.now
                         defer { previous = now }

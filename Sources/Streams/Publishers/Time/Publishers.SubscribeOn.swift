@@ -157,9 +157,7 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     var description: String { "SubscribeOn" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -204,9 +204,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     var description: String { "Throttle" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "pending": pending as Any]) }
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -229,9 +229,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     var description: String { "Timeout" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any]) }
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

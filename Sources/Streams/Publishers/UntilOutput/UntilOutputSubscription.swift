@@ -198,7 +198,6 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         lock.withLockUnchecked { upstream }.request(demand)
     }
 
@@ -223,20 +222,20 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     var description: String { name }
 
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "triggered": triggered]) }
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }
 
     /// Subscribes to the upstream on behalf of the parent.
     @usableFromInline
-    struct UpstreamLink: Subscriber, CustomStringConvertible {
+    struct UpstreamLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: UntilOutputSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, the upstream sees the one inner object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: UntilOutputSubscription) {
@@ -256,15 +255,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
         @usableFromInline
         var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 
     /// Subscribes to the trigger on behalf of the parent.
     @usableFromInline
-    struct TriggerLink: Subscriber, CustomStringConvertible {
+    struct TriggerLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: UntilOutputSubscription
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+
+        /// The parent's: as in Combine, the upstream sees the one inner object.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
         @inlinable
         init(parent: UntilOutputSubscription) {
@@ -285,5 +292,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
         @usableFromInline
         var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }

@@ -1,0 +1,61 @@
+/// Which operator a ``StageSubscription`` serves. Combine's rules at the edges (what a
+/// subscription reports about itself, `request(.none)`, a cancel or a value before the upstream
+/// subscription) differ per operator; each answer is a `switch` over this enum, read only on
+/// those edges, never on the value path of a subscribed stage.
+@usableFromInline
+enum StageKind: Sendable {
+    case tryMap, tryScan, output, dropFirst, dropWhile, tryDropWhile, encode, decode, measureInterval
+    // Combine's filter family: one "producer" inner with stricter rules.
+    case tryFilter, tryCompactMap, removeDuplicates, tryRemoveDuplicates, prefixWhile, tryPrefixWhile
+
+    /// The name Combine gives this operator's subscription.
+    @usableFromInline
+    var description: String {
+        switch self {
+        case .tryMap: "TryMap"
+        case .tryScan: "TryScan"
+        case .output: "Output"
+        case .dropFirst: "Drop"
+        case .dropWhile: "DropWhile"
+        case .tryDropWhile: "TryDropWhile"
+        case .encode: "Encode"
+        case .decode: "Decode"
+        case .measureInterval: "MeasureInterval"
+        case .tryFilter: "TryFilter"
+        case .tryCompactMap: "TryCompactMap"
+        case .removeDuplicates: "RemoveDuplicates"
+        case .tryRemoveDuplicates: "TryRemoveDuplicates"
+        case .prefixWhile: "PrefixWhile"
+        case .tryPrefixWhile: "TryPrefixWhile"
+        }
+    }
+
+    /// The filter family traps on a value or a completion before the upstream
+    /// subscription, and cancels a subscription that arrives after an early `cancel()`.
+    @usableFromInline
+    var isFilterFamily: Bool {
+        switch self {
+        case .tryFilter, .tryCompactMap, .removeDuplicates, .tryRemoveDuplicates, .prefixWhile, .tryPrefixWhile: true
+        default: false
+        }
+    }
+
+    /// Whether `request(.none)` is an API violation (it is forwarded upstream otherwise).
+    @usableFromInline
+    var trapsOnZeroDemand: Bool {
+        switch self {
+        case .dropFirst, .dropWhile, .tryDropWhile: true
+        default: isFilterFamily
+        }
+    }
+
+    /// Whether a value that arrives before the upstream subscription is ignored, unseen by the
+    /// operator's closure (the others process it, or trap: ``isFilterFamily``).
+    @usableFromInline
+    var ignoresValuesBeforeSubscription: Bool {
+        switch self {
+        case .dropWhile, .tryDropWhile, .measureInterval: true
+        default: false
+        }
+    }
+}
