@@ -21,6 +21,8 @@ let package = Package(
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
+        // Threads hammering subjects and operators; bounded in count and time, run in every pass.
+        .testTarget(name: "StreamsStressTests", dependencies: ["Streams"]),
     ],
     swiftLanguageModes: [.v6]
 )
