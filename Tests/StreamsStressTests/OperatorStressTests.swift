@@ -15,7 +15,7 @@ struct OperatorStressTests {
             receiveCompletion: { _ in finished.add(1, ordering: .relaxed) },
             receiveValue: { checker.receive($0) }
         )
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        onThreads(threads) { thread in
             for index in 0..<sends {
                 subjects[thread].send(tag(sender: thread, index: index))
             }
@@ -51,7 +51,7 @@ struct OperatorStressTests {
                 count.value += 1
                 inside.subtract(1, ordering: .acquiringAndReleasing)
             }
-            DispatchQueue.concurrentPerform(iterations: 2) { side in
+            onThreads(2) { side in
                 for value in 0..<steps { (side == 0 ? a : b).send(value) }
             }
             if last.value != (steps - 1, steps - 1) { staleLast.add(1, ordering: .relaxed) }
@@ -77,7 +77,7 @@ struct OperatorStressTests {
                 pairs.value += 1
             }
         }
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
+        onThreads(2) { side in
             for value in 0..<sends { (side == 0 ? a : b).send(value) }
         }
         #expect(pairs.value == sends)
@@ -164,7 +164,7 @@ struct OperatorStressTests {
                     inside.subtract(1, ordering: .acquiringAndReleasing)
                 }
             }
-            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            onThreads(2) { thread in
                 if thread == 0 {
                     for value in 0..<sends {
                         if value == cancelAt { halfway.signal() }

@@ -112,7 +112,7 @@ struct RetryStressTests {
             // Cancel after the first failure, a little later on each round.
             upstream.firstFailure.wait()
             let extraAttempts = round % 5
-            while upstream.attempts.load(ordering: .sequentiallyConsistent) < 1 + extraAttempts {}
+            spin { upstream.attempts.load(ordering: .sequentiallyConsistent) >= 1 + extraAttempts }
             cancellable.cancel()
             let attemptsAtCancel = upstream.attempts.load(ordering: .sequentiallyConsistent)
             upstream.cancelReturned.store(true, ordering: .sequentiallyConsistent)

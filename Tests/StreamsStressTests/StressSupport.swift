@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Streams
 import Synchronization
 
@@ -10,6 +12,26 @@ func scaled(_ count: Int) -> Int {
     #else
     count
     #endif
+}
+
+/// Runs `body(0)` ... `body(count - 1)` each on a thread of its own, all at once, and returns
+/// when all have returned. (`DispatchQueue.concurrentPerform` would run no more of them at a time
+/// than there are cores.)
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        Thread {
+            body(index)
+            group.leave()
+        }.start()
+    }
+    group.wait()
+}
+
+/// Waits, yielding the processor, until `condition` holds (no sleep, no clock).
+func spin(until condition: () -> Bool) {
+    while !condition() { sched_yield() }
 }
 
 /// One atomic integer in an object, so that several fit in an array.

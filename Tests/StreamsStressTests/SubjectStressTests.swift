@@ -13,7 +13,7 @@ struct SubjectStressTests {
         let shared = subject.share()
         let checkers = (0..<sinks).map { _ in DeliveryChecker(senders: threads) }
         let cancellables = checkers.map { checker in shared.sink { checker.receive($0) } }
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        onThreads(threads) { thread in
             for index in 0..<sends {
                 subject.send(tag(sender: thread, index: index))
             }
@@ -30,26 +30,27 @@ struct SubjectStressTests {
     }
 
     @Test func subscribeAndCancelStormWhileSending() {
-        // Two threads send without pause; two others subscribe a sink, let it receive for a
-        // moment, and cancel it. After `cancel()` returns, no value whose `send` began after
-        // that is delivered; once the senders are done, every sink's closure is released.
+        // Two threads send without pause until the storm is over; two others subscribe a sink,
+        // wait until it has received a few values, and cancel it. After `cancel()` returns, no
+        // value whose `send` began after that is delivered; once the senders are done, every
+        // sink's closure is released.
         let senders = 2
-        let sends = scaled(40_000)
         let stormers = 2
         let rounds = scaled(400)
         let subject = PassthroughSubject<Int, Never>()
         let started = (0..<senders).map { _ in AtomicInt() }
-        let sendersDone = Atomic<Int>(0)
+        let stormersDone = Atomic<Int>(0)
         // Per round: what the sink received, and per sender the first index sent after cancel.
         let finishedRounds = Locked<[(checker: DeliveryChecker, cutoff: [Int])]>([])
         let witnesses = Locked<[WeakWitness]>([])
-        DispatchQueue.concurrentPerform(iterations: senders + stormers) { thread in
+        onThreads(senders + stormers) { thread in
             if thread < senders {
-                for index in 0..<sends {
+                var index = 0
+                while stormersDone.load(ordering: .sequentiallyConsistent) < stormers {
                     started[thread].store(index + 1)
                     subject.send(tag(sender: thread, index: index))
+                    index += 1
                 }
-                sendersDone.add(1, ordering: .sequentiallyConsistent)
                 return
             }
             for round in 0..<rounds {
@@ -60,13 +61,13 @@ struct SubjectStressTests {
                     withExtendedLifetime(witness) {}
                     checker.receive(value)
                 }
-                // Let some values through (fewer as the senders finish), then cancel.
-                let target = checker.delivered + round % 7
-                while checker.delivered < target && sendersDone.load(ordering: .sequentiallyConsistent) < senders {}
+                // Let a few values through (none on some rounds), then cancel.
+                spin { checker.delivered >= round % 7 }
                 cancellable.cancel()
                 let cutoff = started.map { $0.load() }
                 finishedRounds.withLock { $0.append((checker, cutoff)) }
             }
+            stormersDone.add(1, ordering: .sequentiallyConsistent)
         }
         // Each sink received its values in order, so the count from a sender is one past the
         // newest index it got; that must be below the first index sent after the cancel.
@@ -76,8 +77,9 @@ struct SubjectStressTests {
         #expect(results.allSatisfy { $0.checker.overlaps == 0 && $0.checker.misordered == 0 })
         #expect(witnesses.withLock { $0.allSatisfy { $0.object == nil } })
         let checked = results.map(\.checker.delivered).reduce(0, +)
+        let sent = started.map { $0.load() }.reduce(0, +)
         print(
-            "stress: subscribe/cancel storm \(senders) senders x \(sends) sends, \(stormers) threads x \(rounds) "
+            "stress: subscribe/cancel storm \(senders) senders (\(sent) sends), \(stormers) threads x \(rounds) "
                 + "subscribe/cancel rounds: \(checked) deliveries, "
                 + "\(stormers * rounds) releases checked")
     }
@@ -91,7 +93,7 @@ struct SubjectStressTests {
         let subject = CurrentValueSubject<Int, Never>(-1)
         let checker = DeliveryChecker(senders: threads)
         let cancellable = subject.dropFirst().sink { checker.receive($0) }
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        onThreads(threads) { thread in
             for index in 0..<sends { subject.send(tag(sender: thread, index: index)) }
         }
         #expect(checker.delivered == threads * sends)
