@@ -88,9 +88,9 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
     }
 
     /// Records `value` and sends the output it completes. Recording, making the output and
-    /// delivering it are one serial step (the outlet's turn), so that outputs reach the
-    /// downstream in the order they were made: `combineLatest` never delivers an older
-    /// combination after a newer one.
+    /// delivering it are one serial step (the outlet's turn; the recording runs under the
+    /// outlet's lock, then this one's), so that outputs reach the downstream in the order they
+    /// were made: `combineLatest` never delivers an older combination after a newer one.
     @inlinable
     func receive(_ value: Any, index: Int) {
         outlet.send(dropWithoutDemand: mode == .latest) {

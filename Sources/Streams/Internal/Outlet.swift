@@ -76,14 +76,26 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// value that no demand is left for is dropped instead.
     @inlinable
     func send(_ value: Input, from source: Int = 0, dropWithoutDemand: Bool = false) {
+        send(from: source, dropWithoutDemand: dropWithoutDemand) { value }
+    }
+
+    /// Like ``send(_:from:dropWithoutDemand:)`` for a value that must be made in the same
+    /// serial step as its delivery (`combineLatest`'s and `zip`'s tuples): `make` runs once this
+    /// thread holds the turn (or re-entrantly, inside the delivery it is making), so that values
+    /// are delivered in the order they were made. A nil from `make` sends nothing. `make` runs
+    /// with the outlet's lock held: it may take its operator's own lock (never the other way
+    /// round), but must not call out.
+    @inlinable
+    func send(from source: Int = 0, dropWithoutDemand: Bool = false, making make: () -> Input?) {
         let thread = ThreadIdentity.current
         var step = lock.withLockUnchecked { () -> SendStep in
             guard isOpen else { return .done }
             switch turn.claim(for: thread) {
             case .granted:
+                guard let value = make() else { return .drain }
                 return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
             case .reentrant:
-                enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                if let value = make() { enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand) }
                 return .done
             case .wait(let waiter):
                 return .wait(waiter)
@@ -93,52 +105,11 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             waiter.park()
             step = lock.withLockUnchecked {
                 guard waiter.granted else { return .done }
-                guard isOpen else { return .drain }
+                guard isOpen, let value = make() else { return .drain }
                 return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
             }
         }
-        finishSend(step, value, from: source)
-    }
-
-    /// Like ``send(_:from:dropWithoutDemand:)`` for a value that must be made in the same
-    /// serial step as its delivery (`combineLatest`'s and `zip`'s tuples): `make` runs, outside
-    /// the lock, once this thread holds the turn (or re-entrantly, inside the delivery it is
-    /// making), so that values are delivered in the order they were made. A nil from `make`
-    /// sends nothing.
-    @inlinable
-    func send(from source: Int = 0, dropWithoutDemand: Bool = false, making make: () -> Input?) {
-        let thread = ThreadIdentity.current
-        let claim = lock.withLockUnchecked { () -> DeliveryTurn.Claim? in
-            guard isOpen else { return nil }
-            return turn.claim(for: thread)
-        }
-        let holdsTurn: Bool
-        switch claim {
-        case nil:
-            return
-        case .granted:
-            holdsTurn = true
-        case .reentrant:
-            holdsTurn = false
-        case .wait(let waiter):
-            waiter.park()
-            guard lock.withLockUnchecked({ waiter.granted }) else { return }
-            holdsTurn = true
-        }
-        let value = make()
-        let step = lock.withLockUnchecked { () -> SendStep in
-            guard let value, isOpen else { return holdsTurn ? .drain : .done }
-            guard holdsTurn else {
-                enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand)
-                return .done
-            }
-            return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
-        }
-        if let value {
-            finishSend(step, value, from: source)
-        } else if case .drain = step {
-            drain(adding: .none, delivered: nil)
-        }
+        finishSend(step, from: source)
     }
 
     /// What a send does once it has left the lock.
@@ -147,18 +118,18 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         /// Nothing (more) to do: the turn is not this call's.
         case done
         /// Deliver the value to this downstream, then drain.
-        case deliver(Downstream)
+        case deliver(Downstream, Input)
         /// The value was buffered or dropped: drain, then let the turn go.
         case drain
         /// Another thread delivers: wait for the turn.
         case wait(TurnWaiter)
     }
 
-    /// Carries out `step` for `value`.
+    /// Carries out `step` for a value from `source`.
     @inlinable
-    func finishSend(_ step: SendStep, _ value: Input, from source: Int) {
+    func finishSend(_ step: SendStep, from source: Int) {
         switch step {
-        case .deliver(let downstream):
+        case let .deliver(downstream, value):
             drain(adding: downstream.receive(value), delivered: source)
         case .drain:
             drain(adding: .none, delivered: nil)
@@ -177,7 +148,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             return .drain
         }
         demand -= 1
-        return .deliver(downstream!)
+        return .deliver(downstream!, value)
     }
 
     /// Buffers `value`, or drops it when asked to and no demand is left for it; call with the

@@ -10,9 +10,9 @@ struct SubjectConduitEntry<Output, Failure: Error> {
     /// The conduit, for identity.
     @usableFromInline
     let conduit: AnyObject
-    /// Delivers a value (or queues it behind a delivery in progress).
+    /// Delivers a value sent by the given thread (see `SubjectConduit.offer(_:from:)`).
     @usableFromInline
-    let offer: (Output) -> Void
+    let offer: (Output, Int) -> Void
     /// Delivers the completion (or queues it behind a delivery in progress).
     @usableFromInline
     let finish: (Subscribers.Completion<Failure>) -> Void
@@ -21,7 +21,7 @@ struct SubjectConduitEntry<Output, Failure: Error> {
     init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         self.conduit = conduit
-        offer = { conduit.offer($0) }
+        offer = { conduit.offer($0, from: $1) }
         finish = { conduit.finish($0) }
     }
 }
@@ -132,9 +132,11 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         drain(adding: .none)
     }
 
+    /// Delivers `value`, sent by `thread` (`ThreadIdentity.current`, looked up once per send
+    /// by the subject): now, after waiting for the turn, queued behind the delivery `thread` is
+    /// making, or not at all without demand.
     @inlinable
-    func offer(_ value: Output) {
-        let thread = ThreadIdentity.current
+    func offer(_ value: Output, from thread: Int) {
         if mode.compareExchange(expected: Mode.fastIdle, desired: thread, ordering: .acquiring).exchanged {
             // The demand is unlimited, so what the subscriber returns changes nothing.
             _ = fastReceiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
