@@ -22,7 +22,7 @@ let package = Package(
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
         // Threads hammering subjects and operators; bounded in count and time, run in every pass.
-        .testTarget(name: "StreamsStressTests", dependencies: ["Streams"]),
+        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -105,16 +105,3 @@ final class Shared<Value>: @unchecked Sendable {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
-
-/// A value guarded by the library's internal lock (a pthread mutex under ThreadSanitizer, which
-/// cannot see `Synchronization.Mutex`).
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = Lock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.withLockUnchecked { body(&value) }
-    }
-}
