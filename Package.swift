@@ -26,6 +26,8 @@ let package = Package(
         .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
         .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
         .testTarget(name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsRecovery", "StreamsTesting"]),
+        // Threads hammering subjects and operators; bounded in count and time, run in every pass.
+        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,7 +18,7 @@ struct NetworkErrorTests {
     /// Runs the pipeline for `url` and waits for its completion.
     func check(_ url: String) -> (values: [Availability], error: NetworkError?) {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(values: [Availability], error: NetworkError?)>(([], nil))
+        let outcome = Locked<(values: [Availability], error: NetworkError?)>(([], nil))
         let cancellable = session.requestPublisher(for: url)
             .validateStatus()
             .decode(type: Availability.self, decoder: JSONDecoder())

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StreamsTesting
 import Synchronization
 
 /// A URL protocol that answers from canned responses, keyed by URL, and counts requests: the
@@ -14,8 +15,8 @@ final class StubURLProtocol: URLProtocol {
         var error: URLError?
     }
 
-    private static let stubs = Mutex<[String: Stub]>([:])
-    private static let counts = Mutex<[String: Int]>([:])
+    private static let stubs = Locked<[String: Stub]>([:])
+    private static let counts = Locked<[String: Int]>([:])
 
     static func set(_ stub: Stub, for url: String) {
         stubs.withLock { $0[url] = stub }

@@ -15,7 +15,7 @@ struct DispatchQueueSchedulerTests {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "receive-on")
         let done = DispatchSemaphore(value: 0)
-        let labels = Mutex<[String?]>([])
+        let labels = Locked<[String?]>([])
         let cancellable = [1, 2, 3].publisher
             .receive(on: queue)
             .sink(receiveCompletion: { _ in
@@ -34,7 +34,7 @@ struct DispatchQueueSchedulerTests {
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "subscribe-on")
         let done = DispatchSemaphore(value: 0)
-        let subscribedOn = Mutex<String?>(nil)
+        let subscribedOn = Locked<String?>(nil)
         let cancellable = Deferred { () -> Just<Int> in
             subscribedOn.withLock { $0 = DispatchQueue.getSpecific(key: key) }
             return Just(1)
@@ -49,7 +49,7 @@ struct DispatchQueueSchedulerTests {
     @Test func scheduleAfterRunsNoEarlierThanTheDate() {
         let queue = DispatchQueue(label: "after")
         let done = DispatchSemaphore(value: 0)
-        let ranAt = Mutex<DispatchQueue.SchedulerTimeType?>(nil)
+        let ranAt = Locked<DispatchQueue.SchedulerTimeType?>(nil)
         let date = queue.now.advanced(by: .milliseconds(20))
         queue.schedule(after: date) {
             ranAt.withLock { $0 = queue.now }
@@ -61,9 +61,9 @@ struct DispatchQueueSchedulerTests {
 
     @Test func cancellingARepeatingScheduleStopsIt() {
         let queue = DispatchQueue(label: "repeating")
-        let ticks = Mutex(0)
+        let ticks = Locked(0)
         let third = DispatchSemaphore(value: 0)
-        let holder = Mutex<AnyCancellable?>(nil)
+        let holder = Locked<AnyCancellable?>(nil)
         // Made on the queue itself, so no tick can run before `holder` is set.
         queue.sync {
             let repeating = AnyCancellable(queue.schedule(after: queue.now, interval: .milliseconds(1)) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import StreamsTesting
 import Synchronization
 import Testing
 
@@ -85,7 +86,7 @@ struct FoundationSchedulerTests {
 
     @Test func runLoopRepeatsUntilCancelled() {
         let runLoop = RunLoop.current
-        let count = Mutex(0)
+        let count = Locked(0)
         let repeating = runLoop.schedule(after: runLoop.now, interval: .milliseconds(1)) {
             count.withLock { $0 += 1 }
         }
@@ -114,7 +115,7 @@ struct FoundationSchedulerTests {
     @Test func operationQueueRunsWorkNowAndLater() {
         let queue = OperationQueue()
         let done = DispatchSemaphore(value: 0)
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         queue.schedule {
             log.withLock { $0.append("now") }
             done.signal()
@@ -132,7 +133,7 @@ struct FoundationSchedulerTests {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let third = DispatchSemaphore(value: 0)
-        let count = Mutex(0)
+        let count = Locked(0)
         let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
             if count.withLock({ $0 += 1; return $0 }) == 3 { third.signal() }
         }
@@ -154,7 +155,7 @@ struct FoundationSchedulerTests {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         let done = DispatchSemaphore(value: 0)
-        let values = Mutex<[Int]>([])
+        let values = Locked<[Int]>([])
         let cancellable = [1, 2, 3].publisher
             .delay(for: .milliseconds(1), scheduler: queue)
             .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in values.withLock { $0.append(value) } })

@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsTesting
 import Synchronization
 import Testing
 
@@ -85,7 +86,7 @@ struct ObservableObjectTests {
 
     @Test func concurrentFirstRequestsGetOnePublisher() {
         let model = Model()
-        let publishers = Mutex<[ObjectIdentifier]>([])
+        let publishers = Locked<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let publisher = model.objectWillChange
             publishers.withLock { $0.append(ObjectIdentifier(publisher)) }

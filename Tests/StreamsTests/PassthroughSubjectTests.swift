@@ -184,7 +184,7 @@ struct PassthroughSubjectTests {
 
     @Test func subscriptionsComeAndGoWhileOtherThreadsSend() {
         let subject = PassthroughSubject<Int, Never>()
-        let conduits = Mutex<[WeakConduit]>([])
+        let conduits = Locked<[WeakConduit]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             if thread < 2 {
                 for value in 0..<2_000 { subject.send(value) }

@@ -12,7 +12,7 @@ struct RetryBudgetTests {
 
     /// A publisher that counts its subscriptions and fails `failures` times before sending 1.
     final class Backend: @unchecked Sendable {
-        private let subscriptions = Mutex(0)
+        private let subscriptions = Locked(0)
         let failures: Int
         init(failures: Int) { self.failures = failures }
         var count: Int { subscriptions.withLock { $0 } }
@@ -104,7 +104,7 @@ struct RetryBudgetTests {
 
     @Test func concurrentWithdrawalsNeverOverdraw() {
         let budget = RetryBudget(capacity: 500, retryCost: 5, successRefill: 0)
-        let granted = Mutex(0)
+        let granted = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<50 where budget.withdrawRetry() {
                 granted.withLock { $0 += 1 }

@@ -165,7 +165,7 @@ struct SinkTests {
     @Test func cancelRacingWithValuesReleasesTheClosuresExactlyOnce() {
         for _ in 0..<200 {
             weak var weakToken: Tracked?
-            let delivered = Mutex(0)
+            let delivered = Locked(0)
             let sink: Subscribers.Sink<Int, Never>
             do {
                 let token = Tracked()

@@ -85,7 +85,7 @@ struct UntilOutputTests {
             let source = PassthroughSubject<Int, Never>()
             let stop = PassthroughSubject<Void, Never>()
             let detector = OverlapDetector()
-            let completions = Mutex(0)
+            let completions = Locked(0)
             let cancellable = source.prefix(untilOutputFrom: stop).sink(
                 receiveCompletion: { _ in detector.run { completions.withLock { $0 += 1 } } },
                 receiveValue: { _ in detector.run {} })

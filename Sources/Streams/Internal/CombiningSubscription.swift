@@ -87,25 +87,29 @@ final class CombiningSubscription<Downstream: Subscriber>: Subscription, CustomS
         if demand > 0 { subscription.request(demand) }
     }
 
+    /// Records `value` and sends the output it completes. Recording, making the output and
+    /// delivering it are one serial step (the outlet's turn; the recording runs under the
+    /// outlet's lock, then this one's), so that outputs reach the downstream in the order they
+    /// were made: `combineLatest` never delivers an older combination after a newer one.
     @inlinable
     func receive(_ value: Any, index: Int) {
-        let output = lock.withLockUnchecked { () -> Downstream.Input? in
-            guard !terminated, let combine else { return nil }
-            switch mode {
-            case .latest:
-                values[index] = [value]
-                guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
-                return combine(values.map { $0[0] })
-            case .zip:
-                values[index].append(value)
-                guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
-                let heads = values.map { $0[0] }
-                for upstream in values.indices { values[upstream].removeFirst() }
-                return combine(heads)
+        outlet.send(dropWithoutDemand: mode == .latest) {
+            lock.withLockUnchecked { () -> Downstream.Input? in
+                guard !terminated, let combine else { return nil }
+                switch mode {
+                case .latest:
+                    values[index] = [value]
+                    guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
+                    return combine(values.map { $0[0] })
+                case .zip:
+                    values[index].append(value)
+                    guard values.allSatisfy({ !$0.isEmpty }) else { return nil }
+                    let heads = values.map { $0[0] }
+                    for upstream in values.indices { values[upstream].removeFirst() }
+                    return combine(heads)
+                }
             }
         }
-        guard let output else { return }
-        outlet.send(output, dropWithoutDemand: mode == .latest)
         if mode == .zip { finishZipIfDone() }
     }
 

@@ -81,8 +81,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
             return self.conduits
         }
         guard let conduits else { return }
+        let thread = ThreadIdentity.current
         for conduit in conduits {
-            conduit.offer(value)
+            conduit.offer(value, thread)
         }
     }
 

@@ -1,9 +1,10 @@
 import Streams
+import StreamsTesting
 import Synchronization
 
 /// A subscription that records what is asked of it, for tests that drive a subscriber by hand.
 final class RecordingSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-    private let lock = Mutex<Void>(())
+    private let lock = Locked<Void>(())
     private var recordedRequests: [Subscribers.Demand] = []
     private var recordedCancels = 0
 
