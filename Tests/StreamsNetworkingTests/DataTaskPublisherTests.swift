@@ -5,7 +5,6 @@ import Dispatch
 import Foundation
 import StreamsNetworking
 import StreamsTesting
-import Synchronization
 import Testing
 
 @Suite("URLSession.dataTaskPublisher, with Combine's shape")
@@ -15,7 +14,7 @@ struct DataTaskPublisherTests {
     /// Runs `publisher` to completion.
     func run(_ publisher: URLSession.DataTaskPublisher) -> (values: [(data: Data, response: URLResponse)], error: URLError?) {
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(values: [(data: Data, response: URLResponse)], error: URLError?)>(([], nil))
+        let outcome = Locked<(values: [(data: Data, response: URLResponse)], error: URLError?)>(([], nil))
         let cancellable = publisher.sink(
             receiveCompletion: { completion in
                 if case .failure(let error) = completion { outcome.withLock { $0.error = error } }

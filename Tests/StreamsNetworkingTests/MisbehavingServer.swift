@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import StreamsTesting
 
 /// A loopback TCP server (127.0.0.1 only) that fails the way real servers and networks do, so
 /// that the request publisher meets the transport errors the platform really reports.
@@ -26,7 +27,7 @@ final class MisbehavingServer: Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Atomic(0)
-    private let heldOpen = Mutex<[Int32]>([])
+    private let heldOpen = Locked<[Int32]>([])
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour

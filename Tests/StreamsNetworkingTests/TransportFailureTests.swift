@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 import Streams
 import StreamsNetworking
-import Synchronization
+import StreamsTesting
 import Testing
 
 /// Every transport failure before a complete response, produced by a real loopback server, as
@@ -23,7 +23,7 @@ struct TransportFailureTests {
     }
 
     static func failure<P: Publisher>(of publisher: P) async -> NetworkError? where P.Failure == NetworkError {
-        let holder = Mutex<AnyCancellable?>(nil)
+        let holder = Locked<AnyCancellable?>(nil)
         return await withCheckedContinuation { continuation in
             let cancellable = publisher.sink(
                 receiveCompletion: { completion in
@@ -127,7 +127,7 @@ struct TransportFailureTests {
     ])
     func aMalformedURLIsAnInvalidRequestBeforeAnyIO(_ url: String) throws {
         let session = URLSession(configuration: .ephemeral)
-        let failures = Mutex<[NetworkError]>([])
+        let failures = Locked<[NetworkError]>([])
         for publisher in [session.requestPublisher(for: url), session.requestPublisher(for: try #require(URL(string: url)))] {
             // A failure before any I/O arrives during the subscription itself.
             let cancellable = publisher.sink(

@@ -5,7 +5,6 @@ import FoundationNetworking
 import Streams
 import StreamsNetworking
 import StreamsTesting
-import Synchronization
 import Testing
 
 /// `URLError`'s default category, and what users read for network errors.
@@ -34,7 +33,7 @@ struct URLErrorCategoryTests {
 
     @Test func theDefaultPredicateRetriesAPlainURLError() {
         let scheduler = TestScheduler()
-        let subscriptions = Mutex(0)
+        let subscriptions = Locked(0)
         let recorder = TestSubscriber<Int, URLError>()
         Deferred {
             subscriptions.withLock { $0 += 1 }
@@ -49,7 +48,7 @@ struct URLErrorCategoryTests {
 
     @Test func theDefaultPredicateDoesNotRetryABadURL() {
         let scheduler = TestScheduler()
-        let subscriptions = Mutex(0)
+        let subscriptions = Locked(0)
         Deferred {
             subscriptions.withLock { $0 += 1 }
             return Fail<Int, URLError>(error: URLError(.badURL))

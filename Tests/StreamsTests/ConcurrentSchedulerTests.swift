@@ -1,7 +1,6 @@
 import Dispatch
 import Streams
 import StreamsTesting
-import Synchronization
 import Testing
 
 /// A scheduler whose pieces of work may run in any order, as on a concurrent queue: it runs
@@ -81,7 +80,7 @@ struct ConcurrentSchedulerTests {
 private final class SerialRecorder: Subscriber, @unchecked Sendable {
     let overlaps = OverlapDetector()
     let done = DispatchSemaphore(value: 0)
-    private let state = Mutex<(values: [Int], atCompletion: Int)>(([], -1))
+    private let state = Locked<(values: [Int], atCompletion: Int)>(([], -1))
 
     var values: [Int] { state.withLock { $0.values } }
     var valuesAtCompletion: Int { state.withLock { $0.atCompletion } }

@@ -31,7 +31,7 @@ struct HonestWaitsTests {
 
     @Test func workScheduledBeyondWhatDispatchCanHoldDoesNotRunAtOnce() {
         let queue = DispatchQueue(label: "far")
-        let ran = Mutex(false)
+        let ran = Locked(false)
         queue.schedule(after: queue.now.advanced(by: .nanoseconds(.max))) { ran.withLock { $0 = true } }
         // Dispatch would have queued a deadline it reads as past at once, ahead of these.
         queue.sync {}
@@ -41,9 +41,9 @@ struct HonestWaitsTests {
 
     @Test func anAbsurdRetryAfterHintOnADispatchQueueWaitsForever() {
         let queue = DispatchQueue(label: "retry")
-        let subscriptions = Mutex(0)
+        let subscriptions = Locked(0)
         let resubscribed = DispatchSemaphore(value: 0)
-        let retries = Mutex<[Duration]>([])
+        let retries = Locked<[Duration]>([])
         let cancellable = Deferred { () -> Fail<Int, ComeBackMuchLater> in
             if subscriptions.withLock({ $0 += 1; return $0 }) > 1 { resubscribed.signal() }
             return Fail(error: ComeBackMuchLater())
@@ -125,7 +125,7 @@ struct HonestWaitsTests {
         let thread = SleepingRunLoop()
         defer { thread.finish() }
         let delivered = DispatchSemaphore(value: 0)
-        let deliveredDuringTheRun = Mutex<[Bool]>([])
+        let deliveredDuringTheRun = Locked<[Bool]>([])
         // Let the run loop fall asleep first: nothing else will wake it for ten minutes.
         let cancellable = Just(1)
             .delay(for: .milliseconds(50), scheduler: DispatchQueue(label: "later"))
@@ -142,7 +142,7 @@ struct HonestWaitsTests {
     // MARK: Timer.publish
 
     @Test func timerPublishTicksFirstAfterOneInterval() {
-        let ticks = Mutex(0)
+        let ticks = Locked(0)
         let connection = Timer.publish(every: 3_600, on: .current, in: .default)
             .autoconnect()
             .sink { _ in ticks.withLock { $0 += 1 } }
@@ -157,7 +157,7 @@ struct HonestWaitsTests {
 struct HonestVirtualWaitsTests {
     @Test func anAbsurdRetryAfterHintWaitsUntilTheEndOfVirtualTime() {
         let scheduler = TestScheduler()
-        let subscriptions = Mutex(0)
+        let subscriptions = Locked(0)
         let recorder = TestSubscriber<Int, HonestWaitsTests.ComeBackMuchLater>()
         Deferred { () -> Fail<Int, HonestWaitsTests.ComeBackMuchLater> in
             subscriptions.withLock { $0 += 1 }

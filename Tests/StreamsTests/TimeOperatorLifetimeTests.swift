@@ -1,13 +1,12 @@
 import Dispatch
 import Streams
 import StreamsTesting
-import Synchronization
 import Testing
 
 /// What a ``PlainSubscriber`` saw; it outlives the subscriber, so a test can read it after the
 /// subscriber is gone.
 private final class Seen<Input: Sendable>: Sendable {
-    private let state = Mutex<(values: [Input], completions: Int, subscription: Bool)>(([], 0, false))
+    private let state = Locked<(values: [Input], completions: Int, subscription: Bool)>(([], 0, false))
     /// Signalled on every value and on the completion.
     let arrived = DispatchSemaphore(value: 0)
 
