@@ -149,13 +149,15 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = lock.withLockUnchecked({ () -> Downstream? in
-            defer {
-                self.downstream = nil
-                task = nil
-            }
-            return self.downstream
-        }) else { return }
+        guard
+            let downstream = lock.withLockUnchecked({ () -> Downstream? in
+                defer {
+                    self.downstream = nil
+                    task = nil
+                }
+                return self.downstream
+            })
+        else { return }
         if let error {
             let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
             downstream.receive(completion: .failure(.transport(urlError)))
@@ -213,7 +215,8 @@ extension Publisher where Output == Data, Failure == NetworkError {
             } catch let error as DecodingError {
                 return .init(.decoding(error))
             } catch {
-                return .init(.decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))))
+                return .init(
+                    .decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))))
             }
         }
         .eraseToAnyPublisher()

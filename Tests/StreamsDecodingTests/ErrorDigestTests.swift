@@ -23,14 +23,15 @@ struct ErrorDigestTests {
     @Test func theDigestIsATreeOfPropertiesIndicesAndMessages() throws {
         let (order, digest) = try decode(Order.self, Self.payload)
         #expect(order.items.map(\.sku) == ["a", "d"])
-        #expect(try #require(digest).debugDescription == """
-            3 errors (and 1 unknown novel value)
-            - items
-              - [1]: Expected to decode Int but found a string instead. (at quantity)
-              - [2]: missing key "sku"
-            - note: Expected to decode String but found number instead.
-            - layout: unknown novel value "carousel" for Layout
-            """)
+        #expect(
+            try #require(digest).debugDescription == """
+                3 errors (and 1 unknown novel value)
+                - items
+                  - [1]: Expected to decode Int but found a string instead. (at quantity)
+                  - [2]: missing key "sku"
+                - note: Expected to decode String but found number instead.
+                - layout: unknown novel value "carousel" for Layout
+                """)
     }
 
     @Test func errorsComeInTheOrderTheyHappened() throws {
@@ -68,7 +69,8 @@ struct ErrorDigestTests {
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
-        let (snake, _) = try decoder.decode(Snake.self, from: Data(#"{"user_name": "ann"}"#.utf8), reportResilientDecodingErrors: true)
+        let (snake, _) = try decoder.decode(
+            Snake.self, from: Data(#"{"user_name": "ann"}"#.utf8), reportResilientDecodingErrors: true)
         #expect(snake.userName == "ann")
     }
 

@@ -12,7 +12,8 @@ enum Layout: String, ResilientRawRepresentable, Equatable {
 }
 
 enum Weekday: Int, ResilientRawRepresentable, Equatable {
-    case monday = 1, tuesday = 2
+    case monday = 1
+    case tuesday = 2
 }
 
 enum Unit: String, ResilientRawRepresentable, Equatable {

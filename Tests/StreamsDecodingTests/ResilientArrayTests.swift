@@ -69,12 +69,13 @@ struct ResilientArrayTests {
         #expect(feed.posts.map(\.id) == [1, 2])
         #expect(feed.posts.map(\.author) == [nil, Author(name: "Ann")])
         #expect(feed.$posts.errors.isEmpty)
-        #expect(try #require(digest).debugDescription == """
-            1 error
-            - posts
-              - [0]
-                - author: Expected to decode Dictionary<String, Any> but found number instead.
-            """)
+        #expect(
+            try #require(digest).debugDescription == """
+                1 error
+                - posts
+                  - [0]
+                    - author: Expected to decode Dictionary<String, Any> but found number instead.
+                """)
     }
 
     @Test func anOptionalArrayInGenericCodeStillKeepsItsGoodElements() throws {

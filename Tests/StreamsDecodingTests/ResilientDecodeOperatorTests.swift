@@ -19,10 +19,11 @@ struct ResilientDecodeOperatorTests {
             .sink(receiveCompletion: { _ in }, receiveValue: { feeds.append($0.ids) })
         #expect(feeds == [[1], [2], [3], []])
         // The second value decoded cleanly and the third only met a novel value: no digest.
-        #expect(digests == [
-            "1 error\n- ids\n  - [1]: Expected to decode Int but found a string instead.",
-            "1 error\n- ids\n  - [0]: Cannot get value of type Int -- found null value instead",
-        ])
+        #expect(
+            digests == [
+                "1 error\n- ids\n  - [1]: Expected to decode Int but found a string instead.",
+                "1 error\n- ids\n  - [0]: Cannot get value of type Int -- found null value instead",
+            ])
         _ = cancellable
     }
 

@@ -15,11 +15,12 @@ struct ResilientDictionaryTests {
         #expect(prices.$byCurrency.errors.count == 1)
         #expect(prices.$byCurrency.results["EUR"]?.value == 1.5)
         #expect(prices.$byCurrency.results["USD"].map { $0.value == nil } == true)
-        #expect(try #require(digest).debugDescription == """
-            1 error
-            - byCurrency
-              - USD: Expected to decode Double but found a string instead.
-            """)
+        #expect(
+            try #require(digest).debugDescription == """
+                1 error
+                - byCurrency
+                  - USD: Expected to decode Double but found a string instead.
+                """)
     }
 
     @Test func missingNullAndWrongTypeGiveAnEmptyDictionary() throws {

@@ -65,11 +65,12 @@ struct ResilientOptionalTests {
         #expect(feed.pinned?.author == nil)
         #expect(feed.$pinned.outcome.description == "decodedSuccessfully")
         #expect(feed.pinned?.$author.error != nil)
-        #expect(try #require(digest).debugDescription == """
-            1 error
-            - pinned
-              - author: Expected to decode String but found number instead. (at name)
-            """)
+        #expect(
+            try #require(digest).debugDescription == """
+                1 error
+                - pinned
+                  - author: Expected to decode String but found number instead. (at name)
+                """)
     }
 
     @Test func aNestedFailureThatCannotBeRecoveredInsideDropsTheOuterValue() throws {
@@ -78,10 +79,11 @@ struct ResilientOptionalTests {
         }
         let (feed, digest) = try decode(Feed.self, #"{"pinned": {"author": {"name": "Ann"}}}"#)
         #expect(feed.pinned == nil)
-        #expect(try #require(digest).debugDescription == """
-            1 error
-            - pinned: missing key "id"
-            """)
+        #expect(
+            try #require(digest).debugDescription == """
+                1 error
+                - pinned: missing key "id"
+                """)
     }
 
     @Test func settingTheValueMarksItDecoded() throws {

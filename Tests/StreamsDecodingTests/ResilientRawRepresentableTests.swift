@@ -41,13 +41,14 @@ struct ResilientRawRepresentableTests {
         let reported = try #require(digest)
         #expect(reported.errors.isEmpty)
         #expect(reported.errors(includeUnknownNovelValueErrors: true).count == 3)
-        #expect(reported.debugDescription == """
-            0 errors (and 3 unknown novel values)
-            - layout: unknown novel value "carousel" for Layout
-            - day: unknown novel value 7 for Weekday
-            - days
-              - [1]: unknown novel value 9 for Weekday
-            """)
+        #expect(
+            reported.debugDescription == """
+                0 errors (and 3 unknown novel values)
+                - layout: unknown novel value "carousel" for Layout
+                - day: unknown novel value 7 for Weekday
+                - days
+                  - [1]: unknown novel value 9 for Weekday
+                """)
     }
 
     @Test func aFrozenTypeTurnsAnUnknownValueIntoADecodingError() throws {

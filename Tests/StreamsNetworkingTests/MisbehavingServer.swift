@@ -36,7 +36,7 @@ final class MisbehavingServer: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }   // stopped
+                guard connection >= 0 else { return }  // stopped
                 accepted.add(1, ordering: .relaxed)
                 DispatchQueue.global().async { self.handle(connection) }
             }
@@ -89,7 +89,7 @@ final class MisbehavingServer: Sendable {
     private func handle(_ connection: Int32) {
         if behaviour == .plainHTTP {
             var buffer = [UInt8](repeating: 0, count: 4_096)
-            _ = recv(connection, &buffer, buffer.count, 0)   // whatever arrives first
+            _ = recv(connection, &buffer, buffer.count, 0)  // whatever arrives first
             send(connection, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
             _ = close(connection)
             return

@@ -52,7 +52,9 @@ struct NetworkErrorTests {
         let url = "http://stub.test/broken"
         StubURLProtocol.set(.init(status: 500, body: Data("<html>oops</html>".utf8)), for: url)
         let error = check(url).error
-        guard case .server(500, nil, nil) = error else { Issue.record("expected a 500, got \(String(describing: error))"); return }
+        guard case .server(500, nil, nil) = error else {
+            Issue.record("expected a 500, got \(String(describing: error))"); return
+        }
         #expect(error?.category == .retryable)
         #expect(error?.errorDescription == "The server had a problem. Please try again later.")
     }
@@ -64,9 +66,12 @@ struct NetworkErrorTests {
 
         // A date hint is measured against the response's own Date header.
         let dated = "http://stub.test/busy-until"
-        StubURLProtocol.set(.init(status: 503, headers: [
-            "Date": "Sun, 06 Nov 1994 08:49:37 GMT", "Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT",
-        ]), for: dated)
+        StubURLProtocol.set(
+            .init(
+                status: 503,
+                headers: [
+                    "Date": "Sun, 06 Nov 1994 08:49:37 GMT", "Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT",
+                ]), for: dated)
         #expect(check(dated).error?.retryAfter == .seconds(30))
     }
 

@@ -53,7 +53,7 @@ struct TransportFailureTests {
         let error = await Self.failure(of: server.url())
         let urlError = try #require(Self.urlError(error))
         #if canImport(FoundationNetworking)
-        #expect(urlError.code == .badServerResponse)   // -1011 "Empty reply from server"
+        #expect(urlError.code == .badServerResponse)  // -1011 "Empty reply from server"
         #endif
         #expect(error?.category == .retryable)
         #expect(error?.errorDescription == "The server could not be reached. Check your connection and try again.")
@@ -65,7 +65,7 @@ struct TransportFailureTests {
         let error = await Self.failure(of: server.url())
         let urlError = try #require(Self.urlError(error))
         #if canImport(FoundationNetworking)
-        #expect(urlError.code == .unknown)   // -1 "transfer closed with N bytes remaining to read"
+        #expect(urlError.code == .unknown)  // -1 "transfer closed with N bytes remaining to read"
         #endif
         #expect(error?.category == .retryable)
     }
@@ -103,7 +103,7 @@ struct TransportFailureTests {
         let error = await Self.failure(of: server.url("https"))
         let urlError = try #require(Self.urlError(error))
         #if canImport(FoundationNetworking)
-        #expect(urlError.code == .unknown)   // -1 "OpenSSL/3...: wrong version number"
+        #expect(urlError.code == .unknown)  // -1 "OpenSSL/3...: wrong version number"
         #else
         #expect(urlError.code == .secureConnectionFailed)
         #endif

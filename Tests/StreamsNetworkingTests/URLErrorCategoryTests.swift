@@ -104,7 +104,8 @@ struct URLErrorCategoryTests {
         for status in [400, 401, 403, 404, 409, 422, 429, 500, 502, 503] {
             for hint in [nil, Duration.seconds(5), RetryAfter.unbounded] {
                 let words = text(status, reason: "someReasonCode", retryAfter: hint) ?? ""
-                #expect(!words.contains("someReasonCode") && !words.contains("\(status)") && !words.contains("9223372036854775807"))
+                #expect(
+                    !words.contains("someReasonCode") && !words.contains("\(status)") && !words.contains("9223372036854775807"))
             }
         }
     }

@@ -101,8 +101,9 @@ struct DefaultErrorHandlerTests {
     }
 
     @Test func everySourceHasATitle() {
-        #expect(ErrorSource.allCases.map(\.defaultTitle) == [
-            "Please Check Your Input", "Something Went Wrong", "Service Unavailable", "Unexpected Response",
-        ])
+        #expect(
+            ErrorSource.allCases.map(\.defaultTitle) == [
+                "Please Check Your Input", "Something Went Wrong", "Service Unavailable", "Unexpected Response",
+            ])
     }
 }

@@ -46,7 +46,11 @@ struct ErrorHandlerChainTests {
 
     @Test func handlersForOtherTypesAreNotAsked() {
         let asked = Log<String>()
-        let chain = ErrorHandlerChain([AnyErrorHandler(for: FormError.self) { _ in asked.append("form"); return nil }])
+        let chain = ErrorHandlerChain([
+            AnyErrorHandler(for: FormError.self) { _ in
+                asked.append("form"); return nil
+            }
+        ])
         _ = chain.presentation(for: RequestError.timedOut)
         #expect(asked.items.isEmpty)
     }

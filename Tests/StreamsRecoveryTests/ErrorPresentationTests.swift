@@ -6,12 +6,14 @@ struct ErrorPresentationTests {
     @Test func theTitleDefaultsToTheSources() {
         let presentation = ErrorPresentation(source: .externalSystemBehavedUnexpectedly, message: "Odd answer.", options: [.ok()])
         #expect(presentation.title == "Unexpected Response")
-        let titled = ErrorPresentation(source: .externalSystemBehavedUnexpectedly, title: "Hm", message: "Odd answer.", options: [.ok()])
+        let titled = ErrorPresentation(
+            source: .externalSystemBehavedUnexpectedly, title: "Hm", message: "Odd answer.", options: [.ok()])
         #expect(titled.title == "Hm")
     }
 
     @Test func optionsAreFoundByTitle() {
-        let presentation = ErrorPresentation(source: .externalSystemUnavailable, message: "Down.", options: [.tryAgain(), .cancel()])
+        let presentation = ErrorPresentation(
+            source: .externalSystemUnavailable, message: "Down.", options: [.tryAgain(), .cancel()])
         #expect(presentation.option(titled: "Cancel")?.role == .cancel)
         #expect(presentation.option(titled: "Later") == nil)
     }

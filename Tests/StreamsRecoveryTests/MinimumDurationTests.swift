@@ -8,13 +8,16 @@ struct MinimumDurationTests {
     typealias Instant = TestScheduler.SchedulerTimeType
 
     /// Records each event with the virtual instant it arrived at.
-    func timeline<P: Publisher>(of publisher: P, on scheduler: TestScheduler) -> (TestSubscriber<P.Output, P.Failure>, Log<String>) {
+    func timeline<P: Publisher>(of publisher: P, on scheduler: TestScheduler) -> (
+        TestSubscriber<P.Output, P.Failure>, Log<String>
+    ) {
         let log = Log<String>()
         let subscriber = TestSubscriber<P.Output, P.Failure>()
         publisher
             .handleEvents(
                 receiveOutput: { log.append("\(scheduler.now) value \($0)") },
-                receiveCompletion: { log.append("\(scheduler.now) \($0)") })
+                receiveCompletion: { log.append("\(scheduler.now) \($0)") }
+            )
             .subscribe(subscriber)
         return (subscriber, log)
     }

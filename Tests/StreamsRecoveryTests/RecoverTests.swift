@@ -9,11 +9,13 @@ struct RecoverTests {
     /// A request that fails `failures` times with `error`, then sends 42; each attempt answers
     /// 100 ms after it starts.
     func request(
-        failing failures: Int, with error: RequestError = .timedOut, on scheduler: TestScheduler, attempts: Log<TestScheduler.SchedulerTimeType>
+        failing failures: Int, with error: RequestError = .timedOut, on scheduler: TestScheduler,
+        attempts: Log<TestScheduler.SchedulerTimeType>
     ) -> AnyPublisher<Int, RequestError> {
         Deferred { () -> AnyPublisher<Int, RequestError> in
             attempts.append(scheduler.now)
-            let answer: AnyPublisher<Int, RequestError> = attempts.items.count <= failures
+            let answer: AnyPublisher<Int, RequestError> =
+                attempts.items.count <= failures
                 ? Fail(error: error).eraseToAnyPublisher()
                 : Just(42).setFailureType(to: RequestError.self).eraseToAnyPublisher()
             return answer.delay(for: .milliseconds(100), scheduler: scheduler).eraseToAnyPublisher()
@@ -36,9 +38,10 @@ struct RecoverTests {
             }
             .subscribe(subscriber)
         scheduler.advance(by: .milliseconds(100))
-        #expect(shown.items == [
-            "0.1s Service Unavailable: The service could not be reached. Please try again. [Try Again (recommended), Cancel (cancel)]",
-        ])
+        #expect(
+            shown.items == [
+                "0.1s Service Unavailable: The service could not be reached. Please try again. [Try Again (recommended), Cancel (cancel)]"
+            ])
         scheduler.advance(by: .seconds(1))
         #expect(attempts.items.map(\.description) == ["0.0s", "1.1s"])
         scheduler.advance(by: .milliseconds(100))

@@ -26,7 +26,8 @@ struct OperatorStressTests {
         #expect(checker.overlaps == 0)
         #expect(finished.load(ordering: .relaxed) == 1)
         cancellable.cancel()
-        print("stress: merge of \(threads) subjects, \(threads) threads x \(sends) sends: \(checker.delivered) deliveries checked")
+        print(
+            "stress: merge of \(threads) subjects, \(threads) threads x \(sends) sends: \(checker.delivered) deliveries checked")
     }
 
     @Test func combineLatestNeverDeliversAStaleCombinationLast() {

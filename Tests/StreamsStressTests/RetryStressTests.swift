@@ -58,10 +58,12 @@ struct RetryStressTests {
             func answer() {
                 guard let subscriber = state.withLock({ $0.subscriber }) else { return }
                 _ = subscriber.receive(number)
-                guard let subscriber = state.withLock({ state -> S? in
-                    defer { state.subscriber = nil }
-                    return state.subscriber
-                }) else { return }
+                guard
+                    let subscriber = state.withLock({ state -> S? in
+                        defer { state.subscriber = nil }
+                        return state.subscriber
+                    })
+                else { return }
                 subscriber.receive(completion: .failure(Flaky()))
                 if number == 1 { upstream.firstFailure.signal() }
             }
@@ -97,7 +99,8 @@ struct RetryStressTests {
                 let inOnRetry = Witness()
                 let inSink = Witness()
                 witnesses = [WeakWitness(object: inPredicate), WeakWitness(object: inOnRetry), WeakWitness(object: inSink)]
-                cancellable = upstream
+                cancellable =
+                    upstream
                     .retry(
                         1_000,
                         when: { _ in withExtendedLifetime(inPredicate) { true } },
@@ -130,6 +133,8 @@ struct RetryStressTests {
         #expect(lateRequests == 0)
         #expect(lateValues == 0)
         #expect(unreleased == 0)
-        print("stress: retry(when:backoff:scheduler:) on a DispatchQueue, cancel racing the wait: \(rounds) rounds, \(attemptsMade) attempts checked")
+        print(
+            "stress: retry(when:backoff:scheduler:) on a DispatchQueue, cancel racing the wait: \(rounds) rounds, \(attemptsMade) attempts checked"
+        )
     }
 }

@@ -34,7 +34,9 @@ struct AnyPublisherTests {
         let completions = Log<Subscribers.Completion<Never>>()
         let subscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { $0.request(.max(2)) },
-            receiveValue: { values.append($0); return .none },
+            receiveValue: {
+                values.append($0); return .none
+            },
             receiveCompletion: { completions.append($0) })
         (1...5).publisher.subscribe(subscriber)
         #expect(values.items == [1, 2])

@@ -74,7 +74,8 @@ struct BackoffTests {
             let delay = backoff.delay(forRetry: 1, previous: nil, using: &random)
             #expect(delay >= .zero && delay <= .seconds(1))
         }
-        #expect(Backoff.constant(.seconds(1), jitter: .decorrelated).delay(forRetry: 3, previous: nil, using: &random) == .seconds(1))
+        #expect(
+            Backoff.constant(.seconds(1), jitter: .decorrelated).delay(forRetry: 3, previous: nil, using: &random) == .seconds(1))
     }
 
     @Test func badInputTraps() async {

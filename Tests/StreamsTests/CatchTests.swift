@@ -28,7 +28,9 @@ struct CatchTests {
         let calls = Log<TestError>()
         let subscriber = TestSubscriber<Int, Never>()
         [1].publisher.setFailureType(to: TestError.self)
-            .catch { error -> Just<Int> in calls.append(error); return Just(0) }
+            .catch { error -> Just<Int> in
+                calls.append(error); return Just(0)
+            }
             .subscribe(subscriber)
         #expect(subscriber.values == [1])
         #expect(subscriber.completion == .finished)
@@ -61,7 +63,9 @@ struct CatchTests {
             let token = Tracked()
             weakToken = token
             PassthroughSubject<Int, TestError>()
-                .catch { _ -> Just<Int> in _ = token; return Just(0) }
+                .catch { _ -> Just<Int> in
+                    _ = token; return Just(0)
+                }
                 .subscribe(subscriber)
         }
         #expect(weakToken != nil)

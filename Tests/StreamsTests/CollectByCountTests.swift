@@ -7,9 +7,10 @@ struct CollectByCountTests {
     @Test func sendsFullArraysThenTheRest() {
         let subscriber = TestSubscriber<[Int], Never>()
         [1, 2, 3, 4, 5].publisher.collect(2).subscribe(subscriber)
-        #expect(subscriber.events == [
-            .subscription("CollectByCount"), .value([1, 2]), .value([3, 4]), .value([5]), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("CollectByCount"), .value([1, 2]), .value([3, 4]), .value([5]), .completion(.finished),
+            ])
     }
 
     @Test func nothingLeftMeansNoShortArray() {

@@ -19,9 +19,10 @@ struct CollectByTimeTests {
         // Nothing collected in the third interval: no empty array.
         #expect(subscriber.values == [[1, 2], [3]])
         scheduler.advance(by: .seconds(1))
-        #expect(subscriber.events == [
-            .subscription("CollectByTime"), .value([1, 2]), .value([3]), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription("CollectByTime"), .value([1, 2]), .value([3]), .completion(.finished),
+            ])
         // The interval timer is gone with the completion.
         #expect(scheduler.scheduledCount == 0)
     }

@@ -120,9 +120,10 @@ struct CombineSurfaceTests {
         #expect(mappedError.result == .failure(.oops) && replaceError.result == .success(0))
         #expect(setFailureType.result == .success(1))
         #expect(contains.result == .success(true) && allSatisfy.result == .success(false))
-        #expect([removeDuplicates, min, max, minBy, maxBy, first, last, removeDuplicatesBy, replaceEmpty].allSatisfy {
-            $0 == success
-        })
+        #expect(
+            [removeDuplicates, min, max, minBy, maxBy, first, last, removeDuplicatesBy, replaceEmpty].allSatisfy {
+                $0 == success
+            })
         #expect(retry == failure)
         #expect(trace(tryAllSatisfy) == "true |" && containsWhere.result == .failure(Oops()))
         #expect(trace(tryContains) == "! other" && collect.result == .success([3]))
@@ -169,9 +170,10 @@ struct CombineSurfaceTests {
 
         #expect(map.output == "3" && filter.output == nil && compactMap.output == 6)
         #expect(contains.output == true && allSatisfy.output == false && containsWhere.output == nil)
-        #expect([removeDuplicates, min, max, minBy, maxBy, first, last, removeDuplicatesBy, replaceError, retry].allSatisfy {
-            $0 == some
-        })
+        #expect(
+            [removeDuplicates, min, max, minBy, maxBy, first, last, removeDuplicatesBy, replaceError, retry].allSatisfy {
+                $0 == some
+            })
         #expect(collect.output == [] && count.output == 1)
         #expect(dropFirst.output == nil && dropWhile.output == 3)
         #expect(firstWhere.output == nil && lastWhere.output == 3)
@@ -227,9 +229,10 @@ struct CombineSurfaceTests {
         let prependPublisher: Publishers.Sequence<[Int], Never> = numbers.prepend([4].publisher)
         let appendToString: Publishers.Sequence<String, Never> = "ab".publisher.append("c")
         // A sequence that cannot grow (a range) appends through the generic operator.
-        let appendToRange: Publishers.Concatenate<
-            Publishers.Sequence<ClosedRange<Int>, Never>, Publishers.Sequence<[Int], Never>
-        > = (1...2).publisher.append(3)
+        let appendToRange:
+            Publishers.Concatenate<
+                Publishers.Sequence<ClosedRange<Int>, Never>, Publishers.Sequence<[Int], Never>
+            > = (1...2).publisher.append(3)
 
         #expect(map.sequence == ["3", "1", "2"] && filter.sequence == [3, 2] && compactMap.sequence == [3, 2])
         #expect(scan.sequence == [3, 4, 6] && trace(dropFirst) == "1 2 |" && trace(prefix) == "3 1 |")
@@ -266,38 +269,48 @@ struct CombineSurfaceTests {
     @Test func fusion() {
         typealias Subject = PassthroughSubject<Int, Never>
         #expect(fused { subject -> Publishers.Map<Subject, Int> in subject.map { $0 + 1 }.map { $0 * 2 } } == "4 6 8 |")
-        #expect(fused { subject -> Publishers.TryMap<Subject, Int> in
-            subject.map { $0 + 1 }.tryMap { if $0 == 3 { throw Oops() } else { $0 * 2 } }
-        } == "4 ! oops")
+        #expect(
+            fused { subject -> Publishers.TryMap<Subject, Int> in
+                subject.map { $0 + 1 }.tryMap { if $0 == 3 { throw Oops() } else { $0 * 2 } }
+            } == "4 ! oops")
         #expect(fused { subject -> Publishers.TryMap<Subject, Int> in subject.tryMap { $0 + 1 }.map { $0 * 2 } } == "4 6 8 |")
-        #expect(fused { subject -> Publishers.TryMap<Subject, Int> in
-            subject.tryMap { $0 + 1 }.tryMap { $0 * 2 }
-        } == "4 6 8 |")
+        #expect(
+            fused { subject -> Publishers.TryMap<Subject, Int> in
+                subject.tryMap { $0 + 1 }.tryMap { $0 * 2 }
+            } == "4 6 8 |")
         #expect(fused { subject -> Publishers.Filter<Subject> in subject.filter { $0 > 1 }.filter { $0 < 3 } } == "2 |")
-        #expect(fused { subject -> Publishers.TryFilter<Subject> in
-            subject.filter { $0 > 1 }.tryFilter { $0 < 3 }
-        } == "2 |")
-        #expect(fused { subject -> Publishers.TryFilter<Subject> in
-            subject.tryFilter { $0 > 1 }.filter { $0 < 3 }
-        } == "2 |")
-        #expect(fused { subject -> Publishers.TryFilter<Subject> in
-            subject.tryFilter { $0 > 1 }.tryFilter { $0 < 3 }
-        } == "2 |")
-        #expect(fused { subject -> Publishers.CompactMap<Subject, Int> in
-            subject.compactMap { $0 > 1 ? $0 : nil }.compactMap { $0 < 3 ? $0 : nil }
-        } == "2 |")
-        #expect(fused { subject -> Publishers.CompactMap<Subject, String> in
-            subject.compactMap { $0 > 1 ? $0 : nil }.map { "\($0)" }
-        } == "2 3 |")
-        #expect(fused { subject -> Publishers.TryCompactMap<Subject, Int> in
-            subject.tryCompactMap { $0 > 1 ? $0 : nil }.compactMap { $0 < 3 ? $0 : nil }
-        } == "2 |")
-        #expect(fused { subject -> Publishers.Merge3<Subject, Just<Int>, Just<Int>> in
-            subject.merge(with: Just(7)).merge(with: Just(8))
-        } == "7 8 1 2 3 |")
-        #expect(fused { subject -> Publishers.SetFailureType<Subject, Oops> in
-            subject.setFailureType(to: TestError.self).setFailureType(to: Oops.self)
-        } == "1 2 3 |")
+        #expect(
+            fused { subject -> Publishers.TryFilter<Subject> in
+                subject.filter { $0 > 1 }.tryFilter { $0 < 3 }
+            } == "2 |")
+        #expect(
+            fused { subject -> Publishers.TryFilter<Subject> in
+                subject.tryFilter { $0 > 1 }.filter { $0 < 3 }
+            } == "2 |")
+        #expect(
+            fused { subject -> Publishers.TryFilter<Subject> in
+                subject.tryFilter { $0 > 1 }.tryFilter { $0 < 3 }
+            } == "2 |")
+        #expect(
+            fused { subject -> Publishers.CompactMap<Subject, Int> in
+                subject.compactMap { $0 > 1 ? $0 : nil }.compactMap { $0 < 3 ? $0 : nil }
+            } == "2 |")
+        #expect(
+            fused { subject -> Publishers.CompactMap<Subject, String> in
+                subject.compactMap { $0 > 1 ? $0 : nil }.map { "\($0)" }
+            } == "2 3 |")
+        #expect(
+            fused { subject -> Publishers.TryCompactMap<Subject, Int> in
+                subject.tryCompactMap { $0 > 1 ? $0 : nil }.compactMap { $0 < 3 ? $0 : nil }
+            } == "2 |")
+        #expect(
+            fused { subject -> Publishers.Merge3<Subject, Just<Int>, Just<Int>> in
+                subject.merge(with: Just(7)).merge(with: Just(8))
+            } == "7 8 1 2 3 |")
+        #expect(
+            fused { subject -> Publishers.SetFailureType<Subject, Oops> in
+                subject.setFailureType(to: TestError.self).setFailureType(to: Oops.self)
+            } == "1 2 3 |")
         let mergeMany: Publishers.MergeMany<Just<Int>> = Just(1).merge(with: Just(2)).merge(with: Just(3))
         #expect(trace(mergeMany) == "1 2 3 |")
     }

@@ -32,7 +32,11 @@ struct ConcatenateTests {
         let prefix = PassthroughSubject<Int, Never>()
         var suffixSubscribed = false
         let subscriber = TestSubscriber<Int, Never>()
-        prefix.append(Deferred { () -> Just<Int> in suffixSubscribed = true; return Just(9) }).subscribe(subscriber)
+        prefix.append(
+            Deferred { () -> Just<Int> in
+                suffixSubscribed = true; return Just(9)
+            }
+        ).subscribe(subscriber)
         prefix.send(1)
         #expect(!suffixSubscribed)
         prefix.send(completion: .finished)

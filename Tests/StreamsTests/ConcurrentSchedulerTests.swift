@@ -15,7 +15,9 @@ private final class ReversingScheduler: Scheduler, @unchecked Sendable {
 
     func schedule(options: Never?, _ action: @escaping () -> Void) { actions.append(action) }
 
-    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void
+    ) {
         actions.append(action)
     }
 
@@ -40,7 +42,8 @@ struct ConcurrentSchedulerTests {
     func outOfOrderWorkStillDeliversInOrder(_ name: String) {
         let scheduler = ReversingScheduler()
         let subject = PassthroughSubject<Int, Never>()
-        let moved = name == "delay"
+        let moved =
+            name == "delay"
             ? subject.delay(for: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()
             : subject.receive(on: scheduler).eraseToAnyPublisher()
         let recorder = SerialRecorder()
@@ -61,7 +64,8 @@ struct ConcurrentSchedulerTests {
         let count = 5_000
         let queue = DispatchQueue.global()
         let subject = PassthroughSubject<Int, Never>()
-        let moved = name == "delay"
+        let moved =
+            name == "delay"
             ? subject.delay(for: .nanoseconds(1), scheduler: queue).eraseToAnyPublisher()
             : subject.receive(on: queue).eraseToAnyPublisher()
         let recorder = SerialRecorder()

@@ -18,12 +18,14 @@ struct DispatchQueueSchedulerTests {
         let labels = Locked<[String?]>([])
         let cancellable = [1, 2, 3].publisher
             .receive(on: queue)
-            .sink(receiveCompletion: { _ in
-                labels.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
-                done.signal()
-            }, receiveValue: { _ in
-                labels.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
-            })
+            .sink(
+                receiveCompletion: { _ in
+                    labels.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+                    done.signal()
+                },
+                receiveValue: { _ in
+                    labels.withLock { $0.append(DispatchQueue.getSpecific(key: key)) }
+                })
         #expect(done.wait(timeout: Self.limit) == .success)
         #expect(labels.withLock { $0 } == Array(repeating: "receive-on", count: 4))
         cancellable.cancel()
@@ -66,16 +68,17 @@ struct DispatchQueueSchedulerTests {
         let holder = Locked<AnyCancellable?>(nil)
         // Made on the queue itself, so no tick can run before `holder` is set.
         queue.sync {
-            let repeating = AnyCancellable(queue.schedule(after: queue.now, interval: .milliseconds(1)) {
-                let count = ticks.withLock { count in
-                    count += 1
-                    return count
-                }
-                if count == 3 {
-                    holder.withLock { $0?.cancel() }
-                    third.signal()
-                }
-            })
+            let repeating = AnyCancellable(
+                queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+                    let count = ticks.withLock { count in
+                        count += 1
+                        return count
+                    }
+                    if count == 3 {
+                        holder.withLock { $0?.cancel() }
+                        third.signal()
+                    }
+                })
             holder.withLock { $0 = repeating }
         }
         #expect(third.wait(timeout: Self.limit) == .success)

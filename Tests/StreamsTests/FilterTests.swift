@@ -57,7 +57,9 @@ struct FilterTests {
         do {
             let token = Tracked()
             weakToken = token
-            cancellable = subject.filter { _ in _ = token; return true }.sink { _ in }
+            cancellable = subject.filter { _ in
+                _ = token; return true
+            }.sink { _ in }
         }
         cancellable.cancel()
         #expect(weakToken == nil)

@@ -36,7 +36,7 @@ struct FlatMapTests {
             .flatMap(maxPublishers: .max(1)) { $0 }
             .subscribe(subscriber)
         inners[0].send(1)
-        inners[1].send(99)   // not subscribed yet: lost, as with any subject
+        inners[1].send(99)  // not subscribed yet: lost, as with any subject
         #expect(requests.items == [.max(1)])
         inners[0].send(completion: .finished)
         #expect(requests.items == [.max(1), .max(1)])
@@ -92,7 +92,8 @@ struct FlatMapTests {
     @Test func neverFailingOuterWithFailingInners() {
         let subscriber = TestSubscriber<Int, TestError>()
         [1, 2].publisher.flatMap { value in
-            value == 1 ? Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
+            value == 1
+                ? Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
                 : Fail<Int, TestError>(error: .other).eraseToAnyPublisher()
         }.subscribe(subscriber)
         #expect(subscriber.values == [1])

@@ -135,7 +135,11 @@ struct FoundationSchedulerTests {
         let third = DispatchSemaphore(value: 0)
         let count = Locked(0)
         let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
-            if count.withLock({ $0 += 1; return $0 }) == 3 { third.signal() }
+            if count.withLock({
+                $0 += 1; return $0
+            }) == 3 {
+                third.signal()
+            }
         }
         #expect(third.wait(timeout: .now() + 30) == .success)
         repeating.cancel()

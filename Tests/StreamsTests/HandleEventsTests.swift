@@ -6,21 +6,24 @@ import Testing
 struct HandleEventsTests {
     @Test func hooksRunInOrderBeforeForwarding() {
         let log = Log<String>()
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1), onValue: { log.append("downstream \($0)") })
+        let subscriber = TestSubscriber<Int, Never>(
+            initialDemand: .max(1), demandPerValue: .max(1), onValue: { log.append("downstream \($0)") })
         [1, 2].publisher
             .handleEvents(
                 receiveSubscription: { _ in log.append("subscription") },
                 receiveOutput: { log.append("output \($0)") },
                 receiveCompletion: { _ in log.append("completion") },
                 receiveCancel: { log.append("cancel") },
-                receiveRequest: { log.append("request \($0)") })
+                receiveRequest: { log.append("request \($0)") }
+            )
             .subscribe(subscriber)
-        #expect(log.items == [
-            "subscription", "request max(1)",
-            "output 1", "downstream 1", "request max(1)",
-            "output 2", "downstream 2", "request max(1)",
-            "completion",
-        ])
+        #expect(
+            log.items == [
+                "subscription", "request max(1)",
+                "output 1", "downstream 1", "request max(1)",
+                "output 2", "downstream 2", "request max(1)",
+                "completion",
+            ])
         #expect(String(describing: subscriber.subscription!) == "HandleEvents")
     }
 
@@ -52,14 +55,15 @@ struct HandleEventsTests {
         subject.print("numbers", to: StreamRef(lines)).subscribe(subscriber)
         subject.send(1)
         subject.send(completion: .failure(.oops))
-        #expect(lines.text == """
-            numbers: receive subscription: (PassthroughSubject)
-            numbers: request max: (1)
-            numbers: receive value: (1)
-            numbers: request max: (1) (synchronous)
-            numbers: receive error: (oops)
+        #expect(
+            lines.text == """
+                numbers: receive subscription: (PassthroughSubject)
+                numbers: request max: (1)
+                numbers: receive value: (1)
+                numbers: request max: (1) (synchronous)
+                numbers: receive error: (oops)
 
-            """)
+                """)
         #expect(String(describing: subscriber.subscription!) == "Print")
     }
 
@@ -71,13 +75,14 @@ struct HandleEventsTests {
         let lines = Lines()
         let cancellable = Just(1).print(to: StreamRef(lines)).sink { _ in }
         cancellable.cancel()
-        #expect(lines.text == """
-            receive subscription: (Just)
-            request unlimited
-            receive value: (1)
-            receive finished
+        #expect(
+            lines.text == """
+                receive subscription: (Just)
+                request unlimited
+                receive value: (1)
+                receive finished
 
-            """)
+                """)
     }
 }
 

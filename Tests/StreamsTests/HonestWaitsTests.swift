@@ -45,7 +45,11 @@ struct HonestWaitsTests {
         let resubscribed = DispatchSemaphore(value: 0)
         let retries = Locked<[Duration]>([])
         let cancellable = Deferred { () -> Fail<Int, ComeBackMuchLater> in
-            if subscriptions.withLock({ $0 += 1; return $0 }) > 1 { resubscribed.signal() }
+            if subscriptions.withLock({
+                $0 += 1; return $0
+            }) > 1 {
+                resubscribed.signal()
+            }
             return Fail(error: ComeBackMuchLater())
         }
         .retry(
@@ -165,9 +169,9 @@ struct HonestVirtualWaitsTests {
         }
         .retry(1, backoff: .immediate, retryAfterLimit: RetryAfter.unbounded, scheduler: scheduler)
         .subscribe(recorder)
-        scheduler.advance(by: .seconds(200 * 365 * 86_400))   // two centuries
+        scheduler.advance(by: .seconds(200 * 365 * 86_400))  // two centuries
         #expect(subscriptions.withLock { $0 } == 1)
-        scheduler.run()   // to the end of virtual time, where the wait ends without overflowing
+        scheduler.run()  // to the end of virtual time, where the wait ends without overflowing
         #expect(subscriptions.withLock { $0 } == 2)
         #expect(recorder.completion == .failure(HonestWaitsTests.ComeBackMuchLater()))
     }

@@ -12,7 +12,8 @@ struct MapErrorTests {
         subject.mapError { Wrapped(inner: $0) }.subscribe(subscriber)
         subject.send(1)
         subject.send(completion: .failure(.oops))
-        #expect(subscriber.events == [.subscription("PassthroughSubject"), .value(1), .completion(.failure(Wrapped(inner: .oops)))])
+        #expect(
+            subscriber.events == [.subscription("PassthroughSubject"), .value(1), .completion(.failure(Wrapped(inner: .oops)))])
     }
 
     @Test func mapErrorPassesFinished() {

@@ -72,7 +72,9 @@ struct MapTests {
         do {
             let token = Tracked()
             weakToken = token
-            cancellable = subject.map { value -> Int in _ = token; return value }.sink { _ in }
+            cancellable = subject.map { value -> Int in
+                _ = token; return value
+            }.sink { _ in }
         }
         #expect(weakToken != nil)
         cancellable.cancel()

@@ -19,12 +19,15 @@ struct MergeTests {
         #expect(subscriber.completion == nil)
         b.send(4)
         b.send(completion: .finished)
-        #expect(subscriber.events == [.subscription("Merge"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription("Merge"), .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
     @Test func mergesFourToEightPublishers() {
         let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-        let (a, b, c, d, e, f, g, h) = (subjects[0], subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6], subjects[7])
+        let (a, b, c, d, e, f, g, h) = (
+            subjects[0], subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6], subjects[7]
+        )
         let four = TestSubscriber<Int, Never>()
         let five = TestSubscriber<Int, Never>()
         let six = TestSubscriber<Int, Never>()
@@ -48,8 +51,9 @@ struct MergeTests {
             #expect(subscriber.completion == .finished)
             #expect(subscriber.events.first == .subscription("Merge"))
         }
-        #expect(Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
-            == Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)))
+        #expect(
+            Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
+                == Publishers.Merge8(Just(1), Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8)))
     }
 
     @Test func firstFailureCancelsTheOthers() {

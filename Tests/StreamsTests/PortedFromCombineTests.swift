@@ -12,8 +12,9 @@ struct PortedFromCombineTests {
         var output: [String] = []
         let myRange = (0...3)
         let cancellable = myRange.publisher
-            .sink(receiveCompletion: { output.append("completion: \($0)") },
-                  receiveValue: { output.append("value: \($0)") })
+            .sink(
+                receiveCompletion: { output.append("completion: \($0)") },
+                receiveValue: { output.append("value: \($0)") })
         #expect(output == ["value: 0", "value: 1", "value: 2", "value: 3", "completion: finished"])
         cancellable.cancel()
     }
@@ -39,8 +40,9 @@ struct PortedFromCombineTests {
         var output: [String] = []
         let cancellable = [5, 4, 3, 2, 1, 0].publisher
             .tryMap { try romanNumeral(from: $0) }
-            .sink(receiveCompletion: { output.append("completion: \($0)") },
-                  receiveValue: { output.append($0) })
+            .sink(
+                receiveCompletion: { output.append("completion: \($0)") },
+                receiveValue: { output.append($0) })
         #expect(output.prefix(5) == ["V", "IV", "III", "II", "I"])
         #expect(output.last?.hasPrefix("completion: failure(") == true)
         cancellable.cancel()
@@ -83,9 +85,11 @@ struct PortedFromCombineTests {
     @Test func passthroughSubjectWithSink() {
         let subject = PassthroughSubject<String, Never>()
         var output: [String] = []
-        let cancellable = subject
-            .sink(receiveCompletion: { output.append("completion: \($0)") },
-                  receiveValue: { output.append("value: \($0)") })
+        let cancellable =
+            subject
+            .sink(
+                receiveCompletion: { output.append("completion: \($0)") },
+                receiveValue: { output.append("value: \($0)") })
         subject.send("Hello")
         subject.send("World")
         subject.send(completion: .finished)
@@ -97,7 +101,8 @@ struct PortedFromCombineTests {
         let pub1 = PassthroughSubject<Int, Never>()
         let pub2 = PassthroughSubject<Int, Never>()
         var output: [String] = []
-        let cancellable = pub1
+        let cancellable =
+            pub1
             .combineLatest(pub2)
             .sink { output.append("Result: \($0).") }
         pub1.send(1)
@@ -114,7 +119,8 @@ struct PortedFromCombineTests {
         let numbersPub = PassthroughSubject<Int, Never>()
         let lettersPub = PassthroughSubject<String, Never>()
         var output: [String] = []
-        let cancellable = numbersPub
+        let cancellable =
+            numbersPub
             .zip(lettersPub)
             .sink { output.append("\($0)") }
         numbersPub.send(1)
@@ -132,7 +138,8 @@ struct PortedFromCombineTests {
         let pubA = PassthroughSubject<Int, Never>()
         let pubB = PassthroughSubject<Int, Never>()
         var output: [Int] = []
-        let cancellable = pubA
+        let cancellable =
+            pubA
             .merge(with: pubB)
             .sink { output.append($0) }
         pubA.send(1)

@@ -65,9 +65,11 @@ struct PublishersSequenceTests {
     @Test func cancelFromAnotherThreadStopsAnUnlimitedStream() {
         // An endless sequence: the emitting thread only returns if the cancel stops it.
         let received = Atomic<Int>(0)
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil, onValue: { _ in
-            received.add(1, ordering: .relaxed)
-        })
+        let subscriber = TestSubscriber<Int, Never>(
+            initialDemand: nil,
+            onValue: { _ in
+                received.add(1, ordering: .relaxed)
+            })
         (0..<Int.max).publisher.subscribe(subscriber)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {

@@ -64,7 +64,8 @@ struct RecordTests {
         #expect(String(decoding: finished, as: UTF8.self) == #"{"success":true}"#)
         let failed = Subscribers.Completion<Refused>.failure(Refused(reason: "busy"))
         #expect(try JSONDecoder().decode(Subscribers.Completion<Refused>.self, from: JSONEncoder().encode(failed)) == failed)
-        let neverFails = try JSONDecoder().decode(Record<String, Never>.self, from: JSONEncoder().encode(Record<String, Never>(output: ["a"], completion: .finished)))
+        let neverFails = try JSONDecoder().decode(
+            Record<String, Never>.self, from: JSONEncoder().encode(Record<String, Never>(output: ["a"], completion: .finished)))
         #expect(neverFails.recording.output == ["a"])
     }
 

@@ -15,7 +15,9 @@ struct ResubscribingSubscriptionTests {
 
         /// `upstream` with this operator applied, retrying synchronously up to `retries` times
         /// (`retry(on:)` has no count: its trigger always fires).
-        func apply<Upstream: Publisher>(to upstream: Upstream, retries: Int = 5) -> AnyPublisher<Upstream.Output, Upstream.Failure> {
+        func apply<Upstream: Publisher>(to upstream: Upstream, retries: Int = 5) -> AnyPublisher<
+            Upstream.Output, Upstream.Failure
+        > {
             switch self {
             case .retry:
                 upstream.retry(retries).eraseToAnyPublisher()
@@ -155,7 +157,8 @@ struct ResubscribingSubscriptionTests {
             to: Deferred { () -> AnyPublisher<Int, TestError> in
                 attempts += 1
                 return attempts <= 20_000
-                    ? Fail(error: .oops).eraseToAnyPublisher() : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
+                    ? Fail(error: .oops).eraseToAnyPublisher()
+                    : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
             },
             retries: 20_000
         )
@@ -193,7 +196,11 @@ struct ResubscribingSubscriptionTests {
                 weakCapture = captured
                 let downstream = Recorder()
                 weakDownstream = downstream
-                op.apply(to: Deferred { () -> Probe in _ = captured; return probe }).subscribe(downstream)
+                op.apply(
+                    to: Deferred { () -> Probe in
+                        _ = captured; return probe
+                    }
+                ).subscribe(downstream)
                 weakSubscription = probe.rawSubscribers.first
                 if ending == "completion" {
                     probe.subscribers[0].receive(completion: .finished)

@@ -29,7 +29,7 @@ struct RetryAfterTests {
 
     @Test func twoDigitYearsFollowTheFiftyYearRule() {
         // Seen from 2026, "30" is 2030 (within 50 years) and "94" is 1994.
-        let now = Date(timeIntervalSince1970: 1_795_000_000)   // 2026-11
+        let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11
         let future = RetryAfter.parse("Monday, 01-Jan-30 00:00:00 GMT", now: now)
         #expect(future != nil && future! > .seconds(86_400 * 365 * 3))
         #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .zero)
@@ -42,7 +42,7 @@ struct RetryAfterTests {
     }
 
     @Test func twoDigitYearsCompareInstantsNotWholeYears() {
-        let now = Date(timeIntervalSince1970: 1_795_305_600)   // 2026-11-22 00:00:00 UTC
+        let now = Date(timeIntervalSince1970: 1_795_305_600)  // 2026-11-22 00:00:00 UTC
         // 2076-12-01 is more than 50 years after now (2076-11-22): the year is 1976, in the past.
         #expect(RetryAfter.parse("Tuesday, 01-Dec-76 00:00:00 GMT", now: now) == .zero)
         // Exactly 50 years ahead is not "more than 50 years": still 2076; one second later is 1976.
@@ -67,7 +67,8 @@ struct RetryAfterTests {
     @Test func farFutureDatesDoNotOverflow() {
         let epoch = Date(timeIntervalSince1970: 0)
         #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: epoch) == .seconds(253_402_300_799))
-        #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: -1e300)) == RetryAfter.unbounded)
+        #expect(
+            RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: -1e300)) == RetryAfter.unbounded)
         #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: Date(timeIntervalSince1970: 1e300)) == .zero)
         #expect(RetryAfter.parse("Mon, 01 Jan 0000 00:00:00 GMT", now: epoch) == .zero)
     }

@@ -19,8 +19,11 @@ struct RetryBudgetTests {
 
         var publisher: AnyPublisher<Int, Flaky> {
             Deferred { [self] () -> AnyPublisher<Int, Flaky> in
-                let attempt = subscriptions.withLock { $0 += 1; return $0 }
-                return attempt <= failures ? Fail(error: Flaky()).eraseToAnyPublisher() : Just(1).setFailureType(to: Flaky.self).eraseToAnyPublisher()
+                let attempt = subscriptions.withLock {
+                    $0 += 1; return $0
+                }
+                return attempt <= failures
+                    ? Fail(error: Flaky()).eraseToAnyPublisher() : Just(1).setFailureType(to: Flaky.self).eraseToAnyPublisher()
             }.eraseToAnyPublisher()
         }
     }
@@ -48,7 +51,10 @@ struct RetryBudgetTests {
         let retried = Log<Int>()
         for (backend, subscriber) in zip(backends, subscribers) {
             backend.publisher
-                .retry(5, backoff: .constant(.seconds(1)), budget: budget, scheduler: scheduler, onRetry: { retried.append($0.retry) })
+                .retry(
+                    5, backoff: .constant(.seconds(1)), budget: budget, scheduler: scheduler,
+                    onRetry: { retried.append($0.retry) }
+                )
                 .subscribe(subscriber)
         }
         scheduler.advance(by: .seconds(60))

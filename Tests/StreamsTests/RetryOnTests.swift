@@ -44,7 +44,9 @@ struct RetryOnTests {
         let seen = Log<TestError>()
         let subscriber = TestSubscriber<Int, TestError>()
         Fail<Int, TestError>(error: .oops)
-            .retry(on: { error -> Empty<Void, Never> in seen.append(error); return Empty() })
+            .retry(on: { error -> Empty<Void, Never> in
+                seen.append(error); return Empty()
+            })
             .subscribe(subscriber)
         #expect(seen.items == [.oops])
     }
@@ -121,7 +123,8 @@ struct RetryOnTests {
         let events = Log<String>()
         Deferred { () -> AnyPublisher<Int, TestError> in
             attempts += 1
-            return attempts == 1 ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+            return attempts == 1
+                ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         .retry(on: { _ in tryAgain.first() })
         .subscribe(ForgetfulSubscriber<Int, TestError>(events: events))
@@ -138,7 +141,9 @@ struct RetryOnTests {
                 let token = Tracked()
                 weakToken = token
                 Fail<Int, TestError>(error: .oops)
-                    .retry(on: { _ in _ = token; return tryAgain.first() })
+                    .retry(on: { _ in
+                        _ = token; return tryAgain.first()
+                    })
                     .subscribe(subscriber)
             }
             if cancelling {

@@ -52,7 +52,10 @@ struct RetryWhenTests {
         let server = Server(scheduler: scheduler)
         let subscriber = TestSubscriber<Int, Flaky>()
         server.publisher
-            .retry(4, backoff: .exponential(initial: .milliseconds(200), multiplier: 2, maxDelay: .seconds(1), jitter: .none), scheduler: scheduler)
+            .retry(
+                4, backoff: .exponential(initial: .milliseconds(200), multiplier: 2, maxDelay: .seconds(1), jitter: .none),
+                scheduler: scheduler
+            )
             .subscribe(subscriber)
         scheduler.advance(by: .seconds(10))
         // Waits of 200, 400, 800, then 1000 (capped) ms.
@@ -194,7 +197,9 @@ struct RetryWhenTests {
         let server = Server(scheduler: scheduler)
         let attempts = Log<String>()
         server.publisher
-            .retry(2, backoff: .constant(.seconds(1)), scheduler: scheduler, onRetry: { attempts.append("\($0.retry) \($0.delay)") })
+            .retry(
+                2, backoff: .constant(.seconds(1)), scheduler: scheduler, onRetry: { attempts.append("\($0.retry) \($0.delay)") }
+            )
             .subscribe(TestSubscriber<Int, Flaky>())
         scheduler.run()
         #expect(attempts.items == ["1 1.0 seconds", "2 1.0 seconds"])
@@ -211,9 +216,14 @@ struct RetryWhenTests {
             let token = Tracked()
             weakToken = token
             server.publisher
-                .retry(5, when: { _ in _ = token; predicateCalls.append(()); return true },
-                       backoff: .constant(.seconds(1)), scheduler: scheduler,
-                       onRetry: { retries.append($0.retry) })
+                .retry(
+                    5,
+                    when: { _ in
+                        _ = token; predicateCalls.append(()); return true
+                    },
+                    backoff: .constant(.seconds(1)), scheduler: scheduler,
+                    onRetry: { retries.append($0.retry) }
+                )
                 .subscribe(subscriber)
         }
         #expect(scheduler.scheduledCount == 1)
@@ -232,8 +242,10 @@ struct RetryWhenTests {
             let scheduler = TestScheduler()
             let server = Server(scheduler: scheduler)
             server.publisher
-                .retry(5, backoff: .exponential(initial: .milliseconds(100), jitter: .full), scheduler: scheduler,
-                       random: SeededRandomNumberGenerator(seed: seed))
+                .retry(
+                    5, backoff: .exponential(initial: .milliseconds(100), jitter: .full), scheduler: scheduler,
+                    random: SeededRandomNumberGenerator(seed: seed)
+                )
                 .subscribe(TestSubscriber<Int, Flaky>())
             scheduler.run()
             return server.subscriptions
@@ -281,10 +293,11 @@ struct RetryWhenTests {
             }
         }
         .retry(50, backoff: .immediate, scheduler: DispatchQueue(label: "retry"))
-        .sink(receiveCompletion: { _ in
-            completions.add(1, ordering: .relaxed)
-            done.signal()
-        }, receiveValue: { _ in })
+        .sink(
+            receiveCompletion: { _ in
+                completions.add(1, ordering: .relaxed)
+                done.signal()
+            }, receiveValue: { _ in })
         #expect(done.wait(timeout: .now() + .seconds(30)) == .success)
         #expect(attempts.load(ordering: .relaxed) == 51)
         #expect(completions.load(ordering: .relaxed) == 1)
@@ -297,7 +310,8 @@ struct RetryWhenTests {
         let events = Log<String>()
         Deferred { () -> AnyPublisher<Int, TestError> in
             attempts += 1
-            return attempts == 1 ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
+            return attempts == 1
+                ? Fail(error: .oops).eraseToAnyPublisher() : Just(7).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }
         .retry(1, when: { _ in true }, backoff: .constant(.seconds(1)), scheduler: scheduler)
         .subscribe(ForgetfulSubscriber<Int, TestError>(events: events))
@@ -332,8 +346,13 @@ struct RetryWhenTests {
             let token = Tracked()
             weakToken = token
             Fail<Int, TestError>(error: .oops)
-                .retry(1, when: { _ in _ = token; return true }, backoff: .constant(.seconds(1)), scheduler: scheduler,
-                       onRetry: { _ in _ = token })
+                .retry(
+                    1,
+                    when: { _ in
+                        _ = token; return true
+                    }, backoff: .constant(.seconds(1)), scheduler: scheduler,
+                    onRetry: { _ in _ = token }
+                )
                 .subscribe(subscriber)
         }
         scheduler.advance(by: .seconds(1))

@@ -66,9 +66,10 @@ struct SchedulerTimeTypesTests {
         let magnitude: Int = Stride(7).magnitude
         #expect(magnitude == 7)
         #expect(Stride(exactly: UInt64.max) == nil && Stride(exactly: 9 as UInt64) == Stride(9))
-        #expect([Stride.seconds(5), .seconds(2.5), .milliseconds(3), .microseconds(4), .nanoseconds(5)].allSatisfy {
-            $0 == 0
-        })
+        #expect(
+            [Stride.seconds(5), .seconds(2.5), .milliseconds(3), .microseconds(4), .nanoseconds(5)].allSatisfy {
+                $0 == 0
+            })
         var stride: Stride = 3
         stride += 4
         stride *= 2
@@ -82,7 +83,8 @@ struct SchedulerTimeTypesTests {
     @Test func immediateRepeatingWorkRunsOnce() {
         var runs = 0
         let cancellable = ImmediateScheduler.shared.schedule(
-            after: ImmediateScheduler.shared.now, interval: 1, tolerance: 0, options: nil) { runs += 1 }
+            after: ImmediateScheduler.shared.now, interval: 1, tolerance: 0, options: nil
+        ) { runs += 1 }
         #expect(runs == 1)
         cancellable.cancel()
         #expect(runs == 1)

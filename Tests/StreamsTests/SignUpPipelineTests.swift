@@ -22,7 +22,8 @@ struct SignUpPipelineTests {
         func isAvailable(_ name: String) -> AnyPublisher<Bool, CheckError> {
             Deferred { [self] () -> AnyPublisher<Bool, CheckError> in
                 requests.append(name)
-                let answer: AnyPublisher<Bool, CheckError> = name == "servererror"
+                let answer: AnyPublisher<Bool, CheckError> =
+                    name == "servererror"
                     ? Fail(error: .server).eraseToAnyPublisher()
                     : Just(!["johndoe", "page"].contains(name)).setFailureType(to: CheckError.self).eraseToAnyPublisher()
                 return answer.delay(for: latency, scheduler: scheduler).eraseToAnyPublisher()
@@ -37,7 +38,8 @@ struct SignUpPipelineTests {
         private var cancellables = Set<AnyCancellable>()
 
         init(service: FakeService, scheduler: TestScheduler) {
-            let result = $userName
+            let result =
+                $userName
                 .dropFirst()
                 .debounce(for: .milliseconds(800), scheduler: scheduler)
                 .removeDuplicates()
@@ -78,7 +80,7 @@ struct SignUpPipelineTests {
 
         model.userName = "johndoe2"
         scheduler.advance(by: .milliseconds(500))
-        model.userName = "johndoe"   // back to the same settled name: no new request
+        model.userName = "johndoe"  // back to the same settled name: no new request
         scheduler.advance(by: .seconds(2))
         #expect(service.requests == ["johndoe"])
 
@@ -94,8 +96,8 @@ struct SignUpPipelineTests {
         let service = FakeService(scheduler: scheduler, latency: .milliseconds(1_500))
         let model = ViewModel(service: service, scheduler: scheduler)
         model.userName = "alice"
-        scheduler.advance(by: .milliseconds(900))   // "alice" settled at 0.8 s; answer due at 2.3 s
-        model.userName = "page"                     // settles at 1.7 s and replaces the request
+        scheduler.advance(by: .milliseconds(900))  // "alice" settled at 0.8 s; answer due at 2.3 s
+        model.userName = "page"  // settles at 1.7 s and replaces the request
         scheduler.advance(by: .seconds(5))
         #expect(service.requests == ["alice", "page"])
         #expect(model.messages == ["That name is taken"])

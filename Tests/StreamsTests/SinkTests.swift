@@ -145,7 +145,9 @@ struct SinkTests {
             let token = Tracked()
             weakToken = token
             var completeSelf: () -> Void = {}
-            sink = Subscribers.Sink(receiveCompletion: { _ = token; events.append("completion \($0)") }) { value in
+            sink = Subscribers.Sink(receiveCompletion: {
+                _ = token; events.append("completion \($0)")
+            }) { value in
                 events.append("value \(value)")
                 completeSelf()
                 tokenAliveAfterCompletion.append(weakToken != nil)

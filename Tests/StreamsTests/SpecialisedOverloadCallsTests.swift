@@ -55,8 +55,12 @@ struct SpecialisedOverloadCallsTests {
         _ = Just(3).tryRemoveDuplicates(by: comparator)
         #expect(compared == ["3,3"])
         var reduced = 0
-        _ = Just(3).reduce(0) { reduced += 1; return $0 + $1 }
-        _ = Just(3).tryReduce(0) { reduced += 1; return $0 + $1 }
+        _ = Just(3).reduce(0) {
+            reduced += 1; return $0 + $1
+        }
+        _ = Just(3).tryReduce(0) {
+            reduced += 1; return $0 + $1
+        }
         #expect(reduced == 2)
     }
 
@@ -171,25 +175,39 @@ struct SpecialisedOverloadCallsTests {
     @Test func sequenceReductionsStopWhereTheStandardLibraryStops() {
         var seen: [Int] = []
         let numbers = [1, 2, 3, 4].publisher
-        _ = numbers.allSatisfy { seen.append($0); return $0 < 2 }
+        _ = numbers.allSatisfy {
+            seen.append($0); return $0 < 2
+        }
         #expect(seen == [1, 2])
         seen = []
-        _ = numbers.contains { seen.append($0); return $0 == 3 }
+        _ = numbers.contains {
+            seen.append($0); return $0 == 3
+        }
         #expect(seen == [1, 2, 3])
         seen = []
-        _ = numbers.last { seen.append($0); return $0 < 3 }
+        _ = numbers.last {
+            seen.append($0); return $0 < 3
+        }
         #expect(seen == [4, 3, 2])
         seen = []
-        _ = numbers.prefix { seen.append($0); return $0 < 2 }
+        _ = numbers.prefix {
+            seen.append($0); return $0 < 2
+        }
         #expect(seen == [1, 2])
         seen = []
-        _ = numbers.drop { seen.append($0); return $0 < 2 }
+        _ = numbers.drop {
+            seen.append($0); return $0 < 2
+        }
         #expect(seen == [1, 2])
         seen = []
-        _ = numbers.reduce(0) { seen.append($1); return $0 + $1 }
+        _ = numbers.reduce(0) {
+            seen.append($1); return $0 + $1
+        }
         #expect(seen == [1, 2, 3, 4])
         var compared = 0
-        _ = numbers.min { compared += 1; return $0 < $1 }
+        _ = numbers.min {
+            compared += 1; return $0 < $1
+        }
         #expect(compared == 3)
     }
 
@@ -249,8 +267,12 @@ struct SpecialisedOverloadCallsTests {
         var second: [Int] = []
         let subscriber = TestSubscriber<Int, any Error>()
         subject
-            .filter { first.append($0); return $0.isMultiple(of: 2) }
-            .tryFilter { second.append($0); return $0 > 2 }
+            .filter {
+                first.append($0); return $0.isMultiple(of: 2)
+            }
+            .tryFilter {
+                second.append($0); return $0 > 2
+            }
             .tryMap { $0 * 10 }
             .map { $0 + 1 }
             .subscribe(subscriber)
@@ -263,8 +285,12 @@ struct SpecialisedOverloadCallsTests {
         let other = PassthroughSubject<Int, Never>()
         let sink = TestSubscriber<Int, any Error>()
         other
-            .tryCompactMap { value -> Int? in mapped.append(value); return value > 1 ? value : nil }
-            .compactMap { value -> Int? in compacted.append(value); if value == 3 { throw TestError.oops }; return value }
+            .tryCompactMap { value -> Int? in
+                mapped.append(value); return value > 1 ? value : nil
+            }
+            .compactMap { value -> Int? in
+                compacted.append(value); if value == 3 { throw TestError.oops }; return value
+            }
             .subscribe(sink)
         for value in 1...4 { other.send(value) }
         #expect(mapped == [1, 2, 3])

@@ -107,7 +107,8 @@ struct TimeOperatorLifetimeTests {
 
     @Test(arguments: [0, -1])
     func aZeroOrNegativeTimeoutFiresAtOnce(_ seconds: Int) {
-        let (seen, subscriber) = attach(Empty<Int, Never>(completeImmediately: false).timeout(.seconds(seconds), scheduler: scheduler))
+        let (seen, subscriber) = attach(
+            Empty<Int, Never>(completeImmediately: false).timeout(.seconds(seconds), scheduler: scheduler))
         scheduler.advance()
         #expect(seen.completions == 1)
         #expect(subscriber() == nil)
@@ -139,7 +140,7 @@ struct TimeOperatorLifetimeTests {
     @Test func subscribeOnSubscribesAndRequestsOnTheScheduler() {
         let (seen, subscriber) = attach(Just(1).subscribe(on: scheduler))
         #expect(!seen.subscribed)
-        scheduler.advance()   // subscribes, then requests: both scheduled
+        scheduler.advance()  // subscribes, then requests: both scheduled
         #expect(seen.values == [1] && seen.completions == 1)
         #expect(subscriber() == nil)
     }
@@ -156,7 +157,7 @@ struct TimeOperatorLifetimeTests {
                 .subscribe(on: scheduler)
                 .subscribe(subscriber)
         }
-        scheduler.advance()   // subscribes; the subscriber cancels, which runs later on the scheduler
+        scheduler.advance()  // subscribes; the subscriber cancels, which runs later on the scheduler
         #expect(seen.subscribed && seen.values.isEmpty)
         #expect(aliveAtCancel.items == [true])
         #expect(weakSubscriber == nil)
@@ -174,7 +175,8 @@ struct TimeOperatorLifetimeTests {
     /// As in Combine, throttle's scheduled emission holds the operator weakly: with nothing
     /// else keeping the pipeline alive, the pending value is lost.
     @Test func throttleCapturesWeaklyAsInCombine() {
-        let (seen, subscriber) = attach(ValuesThenSilence(values: [1]).throttle(for: .seconds(1), scheduler: scheduler, latest: true))
+        let (seen, subscriber) = attach(
+            ValuesThenSilence(values: [1]).throttle(for: .seconds(1), scheduler: scheduler, latest: true))
         #expect(subscriber() == nil)
         scheduler.advance(by: .seconds(1))
         #expect(seen.values.isEmpty)
@@ -211,7 +213,9 @@ struct TimeOperatorLifetimeTests {
 
     /// After the downstream cancels or the upstream completes, nothing is left scheduled and
     /// the subscriber and the operators' closures are released.
-    @Test(arguments: ["debounce", "throttle", "delay", "receive(on:)", "subscribe(on:)", "timeout", "collect(.byTime)", "measureInterval"])
+    @Test(arguments: [
+        "debounce", "throttle", "delay", "receive(on:)", "subscribe(on:)", "timeout", "collect(.byTime)", "measureInterval",
+    ])
     func cancelAndCompletionReleaseEverything(_ name: String) {
         for plan in [PlainSubscriber<[Int], Never>.Plan.cancelAfterFirstValue, .request] {
             let subject = PassthroughSubject<Int, Never>()
@@ -248,7 +252,8 @@ struct TimeOperatorLifetimeTests {
         case "receive(on:)": return upstream.receive(on: scheduler).eraseToAnyPublisher()
         case "subscribe(on:)": return upstream.subscribe(on: scheduler).eraseToAnyPublisher()
         case "timeout": return upstream.timeout(.seconds(10), scheduler: scheduler).eraseToAnyPublisher()
-        case "collect(.byTime)": return upstream.collect(.byTime(scheduler, second)).map { $0.flatMap(\.self) }.eraseToAnyPublisher()
+        case "collect(.byTime)":
+            return upstream.collect(.byTime(scheduler, second)).map { $0.flatMap(\.self) }.eraseToAnyPublisher()
         case "measureInterval": return upstream.measureInterval(using: scheduler).map { _ in [1] }.eraseToAnyPublisher()
         default: fatalError("unknown operator \(name)")
         }

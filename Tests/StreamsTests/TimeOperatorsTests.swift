@@ -269,7 +269,9 @@ struct ReceiveOnTests {
         let log = Log<String>()
         let subscriber = TestSubscriber<Int, Never>()
         Just(1)
-            .handleEvents(receiveSubscription: { _ in log.append("subscribed") }, receiveRequest: { _ in log.append("requested") })
+            .handleEvents(
+                receiveSubscription: { _ in log.append("subscribed") }, receiveRequest: { _ in log.append("requested") }
+            )
             .subscribe(on: scheduler)
             .subscribe(subscriber)
         #expect(log.items.isEmpty)

@@ -107,7 +107,9 @@ struct TryMapTests {
         do {
             let token = Tracked()
             weakToken = token
-            subject.tryMap { value -> Int in _ = token; return value }.subscribe(subscriber)
+            subject.tryMap { value -> Int in
+                _ = token; return value
+            }.subscribe(subscriber)
         }
         subscriber.cancel()
         #expect(weakToken == nil)

@@ -55,7 +55,8 @@ public enum Workloads {
     @inline(never)
     static func chainThenSink<P: Publisher>(_ publisher: P) -> Int where P.Output == Int, P.Failure == Never {
         var sum = 0
-        let cancellable = publisher
+        let cancellable =
+            publisher
             .map { $0 &+ 1 }.filter { $0 & 1 == 0 }
             .map { $0 &+ 1 }.filter { $0 & 3 != 0 }
             .map { $0 &+ 1 }.filter { $0 >= 0 }

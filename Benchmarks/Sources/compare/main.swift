@@ -25,42 +25,54 @@ struct Workload {
 }
 
 let allWorkloads: [Workload] = [
-    Workload(name: "W1 Sequence.map (eager) -> sink", count: 1_000_000, unit: "element",
-             floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMap,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceMap),
-    Workload(name: "W1g generic map -> sink", count: 1_000_000, unit: "element",
-             floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMapGeneric,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceMapGeneric, asyncSequence: AsyncWorkloads.sequenceMap),
-    Workload(name: "W2 Sequence 4 x (map, filter) (eager)", count: 1_000_000, unit: "element",
-             floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChain,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceChain),
-    Workload(name: "W2g generic 4 x (map, filter)", count: 1_000_000, unit: "element",
-             floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChainGeneric,
-             openCombine: OpenCombineWorkloads.Workloads.sequenceChainGeneric, asyncSequence: AsyncWorkloads.sequenceChain),
-    Workload(name: "W3 subject -> map -> filter -> sink", count: 1_000_000, unit: "send",
-             floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.subjectChain,
-             openCombine: OpenCombineWorkloads.Workloads.subjectChain, asyncSequence: AsyncWorkloads.streamChain),
-    Workload(name: "W4 subject -> flatMap { Just } -> sink", count: 200_000, unit: "send",
-             floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapJust,
-             openCombine: OpenCombineWorkloads.Workloads.flatMapJust),
-    Workload(name: "W5 subject -> share() -> 4 sinks", count: 1_000_000, unit: "send",
-             floor: Baseline.shareFourSinks, streams: StreamsWorkloads.Workloads.shareFourSinks,
-             openCombine: OpenCombineWorkloads.Workloads.shareFourSinks),
-    Workload(name: "W6 subscribe + cancel Just.map.sink", count: 100_000, unit: "cycle",
-             floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.subscribeCancel,
-             openCombine: OpenCombineWorkloads.Workloads.subscribeCancel),
-    Workload(name: "W7 subject -> removeDuplicates -> sink", count: 1_000_000, unit: "send",
-             floor: Baseline.removeDuplicatesRuns, streams: StreamsWorkloads.Workloads.removeDuplicatesRuns,
-             openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns, asyncSequence: AsyncWorkloads.removeDuplicatesRuns),
-    Workload(name: "W8 Fail.catch { Just }.sink", count: 100_000, unit: "cycle",
-             floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
-             openCombine: OpenCombineWorkloads.Workloads.failCatch),
-    Workload(name: "W9 debounce on TestScheduler (Streams only)", count: 100_000, unit: "event",
-             floor: Baseline.debounceBursts, streams: StreamsWorkloads.Workloads.debounceVirtualTime,
-             openCombine: nil),
-    Workload(name: "W10 combineLatest of 3 subjects (Streams only)", count: 1_000_000, unit: "send",
-             floor: Baseline.combineLatestThree, streams: StreamsWorkloads.Workloads.combineLatestThree,
-             openCombine: nil),
+    Workload(
+        name: "W1 Sequence.map (eager) -> sink", count: 1_000_000, unit: "element",
+        floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMap,
+        openCombine: OpenCombineWorkloads.Workloads.sequenceMap),
+    Workload(
+        name: "W1g generic map -> sink", count: 1_000_000, unit: "element",
+        floor: Baseline.sequenceMap, streams: StreamsWorkloads.Workloads.sequenceMapGeneric,
+        openCombine: OpenCombineWorkloads.Workloads.sequenceMapGeneric, asyncSequence: AsyncWorkloads.sequenceMap),
+    Workload(
+        name: "W2 Sequence 4 x (map, filter) (eager)", count: 1_000_000, unit: "element",
+        floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChain,
+        openCombine: OpenCombineWorkloads.Workloads.sequenceChain),
+    Workload(
+        name: "W2g generic 4 x (map, filter)", count: 1_000_000, unit: "element",
+        floor: Baseline.sequenceChain, streams: StreamsWorkloads.Workloads.sequenceChainGeneric,
+        openCombine: OpenCombineWorkloads.Workloads.sequenceChainGeneric, asyncSequence: AsyncWorkloads.sequenceChain),
+    Workload(
+        name: "W3 subject -> map -> filter -> sink", count: 1_000_000, unit: "send",
+        floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.subjectChain,
+        openCombine: OpenCombineWorkloads.Workloads.subjectChain, asyncSequence: AsyncWorkloads.streamChain),
+    Workload(
+        name: "W4 subject -> flatMap { Just } -> sink", count: 200_000, unit: "send",
+        floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapJust,
+        openCombine: OpenCombineWorkloads.Workloads.flatMapJust),
+    Workload(
+        name: "W5 subject -> share() -> 4 sinks", count: 1_000_000, unit: "send",
+        floor: Baseline.shareFourSinks, streams: StreamsWorkloads.Workloads.shareFourSinks,
+        openCombine: OpenCombineWorkloads.Workloads.shareFourSinks),
+    Workload(
+        name: "W6 subscribe + cancel Just.map.sink", count: 100_000, unit: "cycle",
+        floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.subscribeCancel,
+        openCombine: OpenCombineWorkloads.Workloads.subscribeCancel),
+    Workload(
+        name: "W7 subject -> removeDuplicates -> sink", count: 1_000_000, unit: "send",
+        floor: Baseline.removeDuplicatesRuns, streams: StreamsWorkloads.Workloads.removeDuplicatesRuns,
+        openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns, asyncSequence: AsyncWorkloads.removeDuplicatesRuns),
+    Workload(
+        name: "W8 Fail.catch { Just }.sink", count: 100_000, unit: "cycle",
+        floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
+        openCombine: OpenCombineWorkloads.Workloads.failCatch),
+    Workload(
+        name: "W9 debounce on TestScheduler (Streams only)", count: 100_000, unit: "event",
+        floor: Baseline.debounceBursts, streams: StreamsWorkloads.Workloads.debounceVirtualTime,
+        openCombine: nil),
+    Workload(
+        name: "W10 combineLatest of 3 subjects (Streams only)", count: 1_000_000, unit: "send",
+        floor: Baseline.combineLatestThree, streams: StreamsWorkloads.Workloads.combineLatestThree,
+        openCombine: nil),
 ]
 
 /// Nanoseconds per element of one run.
@@ -137,7 +149,9 @@ for _ in 0..<repetitions {
     }
 }
 
-print("| workload | per | floor ns | Streams ns | OpenCombine ns | AsyncSequence ns | Streams/OpenCombine | Streams/AsyncSequence | Streams/floor | Streams allocs |")
+print(
+    "| workload | per | floor ns | Streams ns | OpenCombine ns | AsyncSequence ns | Streams/OpenCombine | Streams/AsyncSequence | Streams/floor | Streams allocs |"
+)
 print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 var worst = 0.0
 for (index, workload) in workloads.enumerated() {
@@ -149,9 +163,10 @@ for (index, workload) in workloads.enumerated() {
     let asyncRatio = asyncSequence.map { streams / $0 }
     if let ratio { worst = max(worst, ratio) }
     let allocs = allocations(workload.streams, count: workload.count)
-    print("| \(workload.name) | \(workload.unit) | \(format(floor)) | \(format(streams)) | \(format(openCombine)) | "
-        + "\(format(asyncSequence)) | \(ratio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | "
-        + "\(asyncRatio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | \(format(streams / max(floor, 0.01))) | "
-        + "\(allocs.map { String(($0 * 100).rounded() / 100) } ?? "n/a") |")
+    print(
+        "| \(workload.name) | \(workload.unit) | \(format(floor)) | \(format(streams)) | \(format(openCombine)) | "
+            + "\(format(asyncSequence)) | \(ratio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | "
+            + "\(asyncRatio.map { String(($0 * 100).rounded() / 100) } ?? "n/a") | \(format(streams / max(floor, 0.01))) | "
+            + "\(allocs.map { String(($0 * 100).rounded() / 100) } ?? "n/a") |")
 }
 print("worst Streams/OpenCombine ratio: \((worst * 100).rounded() / 100)")

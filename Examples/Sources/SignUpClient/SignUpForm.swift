@@ -30,7 +30,8 @@ public final class SignUpForm<S: Scheduler>: @unchecked Sendable {
         debounce: S.SchedulerTimeType.Stride = .milliseconds(800),
         events: @escaping @Sendable (CheckEvent) -> Void = { _ in }
     ) {
-        let result = $userName
+        let result =
+            $userName
             .dropFirst()
             .debounce(for: debounce, scheduler: scheduler)
             .removeDuplicates { previous, name in

@@ -26,7 +26,8 @@ extension DemoScript {
         let outcome = Mutex<String?>(nil)
         let ended = DispatchSemaphore(value: 0)
 
-        timeline.line("recover  each attempt takes at least \(Self.minimumMilliseconds) ms; failures go through the handler chain")
+        timeline.line(
+            "recover  each attempt takes at least \(Self.minimumMilliseconds) ms; failures go through the handler chain")
         let subscription = Deferred { () -> AnyPublisher<Bool, NetworkError> in
             attemptStarts.withLock { $0.append(.now()) }
             return client.isAvailable(name)
@@ -67,10 +68,13 @@ extension DemoScript {
             if case .event(.request(name)) = $0 { true } else { false }
         }.count
         let result = outcome.withLock { $0 } ?? "no result"
-        let passed = finished && requests == 2 && presentations.withLock { $0 } == 2 && result == "finished"
+        let passed =
+            finished && requests == 2 && presentations.withLock { $0 } == 2 && result == "finished"
             && !shownTooSoon.withLock { $0 }
-        timeline.line("recover  \(requests) requests, the stream \(result)"
-            + (passed ? "" : "   (expected: 2 requests, 2 presentations no sooner than \(Self.minimumMilliseconds) ms, finished)"))
+        timeline.line(
+            "recover  \(requests) requests, the stream \(result)"
+                + (passed
+                    ? "" : "   (expected: 2 requests, 2 presentations no sooner than \(Self.minimumMilliseconds) ms, finished)"))
         return passed
     }
 }

@@ -71,7 +71,8 @@ public struct DemoScript: Sendable {
         timeline.line("")
         if passed == total {
             timeline.line(
-                "OK: all \(passed) steps behaved as expected (debounce, removeDuplicates, a local length check, switchToLatest, asResult, share, retry with Retry-After, recovery options, minimum duration).")
+                "OK: all \(passed) steps behaved as expected (debounce, removeDuplicates, a local length check, switchToLatest, asResult, share, retry with Retry-After, recovery options, minimum duration)."
+            )
             return true
         }
         timeline.line("FAILED: \(total - passed) of \(total) steps did not show what they should.")

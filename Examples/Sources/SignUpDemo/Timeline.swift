@@ -89,7 +89,8 @@ final class Timeline: @unchecked Sendable {
             let backoffText = (jittered ? "up to " : "") + seconds(backoff)
             let hintText = hint.map { "Retry-After \(seconds($0))" } ?? "no Retry-After"
             let winner = hint.map { wait == $0 && $0 > .zero ? "the server's hint won" : "the backoff won" } ?? "the backoff"
-            return "retry    #\(number) for \"\(name)\": server \(hintText), backoff \(backoffText) -> waits \(seconds(wait)) (\(winner))"
+            return
+                "retry    #\(number) for \"\(name)\": server \(hintText), backoff \(backoffText) -> waits \(seconds(wait)) (\(winner))"
         case .cancelled(let name, let inFlight):
             return "cancel   the check of \"\(name)\" is stale: switchToLatest cancelled it "
                 + (inFlight ? "with its request in flight" : "during its retry wait")

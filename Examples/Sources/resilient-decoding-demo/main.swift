@@ -69,9 +69,13 @@ let cancellable = Just(Data(payload.utf8))
         receiveValue: { feed in
             print("Decoded:")
             for account in feed.accounts {
-                print("  #\(account.id) \(account.name): role \(account.role), plans \(account.plans.map(\.rawValue)), badges \(account.badges)")
+                print(
+                    "  #\(account.id) \(account.name): role \(account.role), plans \(account.plans.map(\.rawValue)), badges \(account.badges)"
+                )
             }
-            print("  featured: \(feed.featured.map(\.name) ?? "none")\(feed.$featured.error == nil ? "" : " (recovered from an error)")\n")
+            print(
+                "  featured: \(feed.featured.map(\.name) ?? "none")\(feed.$featured.error == nil ? "" : " (recovered from an error)")\n"
+            )
             print("Checks:")
             check(feed.accounts.map(\.id) == [1, 2, 4], "the malformed account #3 is left out, the others kept")
             check(feed.accounts[1].role == .unknown, "the unknown role \"moderator\" becomes the fallback .unknown")

@@ -103,10 +103,11 @@ func printRow(_ name: String, _ jitter: Jitter, sendsRetryAfter: Bool, budget: R
     print(
         "| \(name) | \(sendsRetryAfter ? "sent" : "not sent") | \(budget == nil ? "none" : "shared") | \(outcome.calls) | "
             + "\((perClient * 10).rounded() / 10) | \(drained) s | \(outcome.gaveUp) |")
-    let label = [
-        name == "none" ? "no jitter" : "\(name) jitter",
-        sendsRetryAfter ? "Retry-After sent" : "Retry-After not sent",
-    ] + (budget == nil ? [] : ["shared budget"])
+    let label =
+        [
+            name == "none" ? "no jitter" : "\(name) jitter",
+            sendsRetryAfter ? "Retry-After sent" : "Retry-After not sent",
+        ] + (budget == nil ? [] : ["shared budget"])
     return PolicyRun(
         name: label.joined(separator: ", "), calls: outcome.calls, drained: drained, callsPerSecond: outcome.callsPerSecond)
 }

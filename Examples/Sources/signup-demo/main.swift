@@ -19,11 +19,13 @@ if arguments.count == 2, arguments[0] == "--base-url" {
 } else if arguments.isEmpty {
     let ready = DispatchSemaphore(value: 0)
     let boundPort = Mutex(0)
-    let app = SignUpServer.application(port: 0, onRunning: { port in
-        boundPort.withLock { $0 = port }
-        ready.signal()
-    })
-    Task.detached { try await app.runService() }   // off the main thread, which waits below
+    let app = SignUpServer.application(
+        port: 0,
+        onRunning: { port in
+            boundPort.withLock { $0 = port }
+            ready.signal()
+        })
+    Task.detached { try await app.runService() }  // off the main thread, which waits below
     guard ready.wait(timeout: .now() + 60) == .success else {
         print("FAILED: the embedded server did not start")
         exit(1)

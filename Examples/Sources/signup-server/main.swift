@@ -17,9 +17,9 @@ while let argument = arguments.next() {
     }
 }
 let address = host
-let app = SignUpServer.application(host: address, port: port, onRunning: { port in
-    print("signup-server listening on http://\(address):\(port)")
-})
+let app = SignUpServer.application(
+    host: address, port: port,
+    onRunning: { port in
+        print("signup-server listening on http://\(address):\(port)")
+    })
 try await app.runService()
-
-

@@ -20,7 +20,8 @@ final class SignUpForm {
 
     init(takenNames: Set<String>) {
         // One validation per distinct name, shared by the two things the form shows.
-        let validation = $userName
+        let validation =
+            $userName
             .dropFirst()
             .removeDuplicates()
             .map { name -> Validation in

@@ -26,7 +26,9 @@ final class IndependentSignUpServer: Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 32) == 0 else {
             _ = close(descriptor)
@@ -41,7 +43,7 @@ final class IndependentSignUpServer: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }   // stopped
+                guard connection >= 0 else { return }  // stopped
                 DispatchQueue.global().async { self.serve(connection) }
             }
         }

@@ -47,7 +47,11 @@ struct SignUpIntegrationTests {
         let holder = Mutex<AnyCancellable?>(nil)
         return await withCheckedContinuation { continuation in
             let once = Mutex(false)
-            let claim = { once.withLock { done -> Bool in defer { done = true }; return !done } }
+            let claim = {
+                once.withLock { done -> Bool in
+                    defer { done = true }; return !done
+                }
+            }
             let cancellable = publisher.sink(
                 receiveCompletion: { completion in
                     if case .failure(let error) = completion, claim() {
@@ -117,7 +121,9 @@ struct SignUpIntegrationTests {
         let server = try await Self.startServer()
         defer { server.task.cancel() }
         let result = await Self.result(of: client(server.baseURL, log: RetryLog()).isAvailable("illegalresponse"))
-        guard case .failure(let error) = result, case .decoding = error else { Issue.record("expected a decoding error, got \(result)"); return }
+        guard case .failure(let error) = result, case .decoding = error else {
+            Issue.record("expected a decoding error, got \(result)"); return
+        }
         #expect(error.description.contains("isAvailable"))
     }
 
@@ -127,7 +133,8 @@ struct SignUpIntegrationTests {
         server.task.cancel()
         _ = await server.task.result
         let log = RetryLog()
-        let result = await Self.result(of: client(server.baseURL, log: log, backoff: .constant(.milliseconds(20))).isAvailable("alice"))
+        let result = await Self.result(
+            of: client(server.baseURL, log: log, backoff: .constant(.milliseconds(20))).isAvailable("alice"))
         guard case .failure(.transport) = result else { Issue.record("expected a transport error, got \(result)"); return }
         #expect(log.retries.count == 3)
     }

@@ -71,11 +71,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             check(wait >= .zero && wait <= RetryAfter.unbounded, "wait \(wait)")
             // A Date header that is only digits (and blanks) is not a date: the hint is then
             // measured from the client's clock.
-            let digitsOnly = storedDate.map { !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x09 } }
+            let digitsOnly = storedDate.map {
+                !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x09 }
+            }
             if digitsOnly ?? true, let value = storedRetryAfter,
                 let early = RetryAfter.parse(value, now: before), let late = RetryAfter.parse(value, now: after)
             {
-                check(wait <= early && wait >= late, "hint \(value.debugDescription) read as \(wait) with Date \(storedDate.debugDescription)")
+                check(
+                    wait <= early && wait >= late,
+                    "hint \(value.debugDescription) read as \(wait) with Date \(storedDate.debugDescription)")
             }
         default:
             check(false, "unexpected error \(error)")

@@ -9,7 +9,7 @@ import Streams
 
 /// 2026-11-22 00:00:00 UTC.
 let fixedNow = 1_795_305_600.0
-let latestDate = 253_402_300_800.0   // 10000-01-01 00:00:00 UTC
+let latestDate = 253_402_300_800.0  // 10000-01-01 00:00:00 UTC
 let fiftyYears = Duration.seconds(50 * 366 * 86_400)
 
 func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
@@ -57,7 +57,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if isRFC850 {
         check(wait <= fiftyYears, "\(text.debugDescription) read as more than 50 years ahead: \(wait)")
     } else if let earlier = RetryAfter.parse(text, now: now - 1_000) {
-        check(abs(seconds(earlier) - seconds(wait) - 1_000) < 0.01, "\(text.debugDescription): \(earlier) 1000 s earlier, \(wait) now")
+        check(
+            abs(seconds(earlier) - seconds(wait) - 1_000) < 0.01,
+            "\(text.debugDescription): \(earlier) 1000 s earlier, \(wait) now")
     } else {
         check(false, "\(text.debugDescription) is a date only at some instants")
     }

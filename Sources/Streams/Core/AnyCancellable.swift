@@ -1,4 +1,3 @@
-
 /// A type-erasing cancellable that cancels when it is deinitialized.
 ///
 /// Keep it for as long as you want the subscription to live; `cancel()` may be called any number

@@ -1,4 +1,3 @@
-
 /// The subscriber behind `values`: it asks upstream for one value per `next()` and hands that
 /// value, or the completion, to the task waiting in `next()`.
 ///

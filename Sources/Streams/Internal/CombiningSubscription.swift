@@ -1,4 +1,3 @@
-
 /// How a `CombiningSubscription` combines its upstreams' values.
 @usableFromInline
 enum CombiningMode {

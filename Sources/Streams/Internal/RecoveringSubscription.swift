@@ -1,4 +1,3 @@
-
 /// The subscription behind `replaceError(with:)` and `asResult()`: values pass through (changed
 /// by `transform`); an upstream failure becomes one last value, `recover(error)`, sent as soon
 /// as there is demand for it, followed by `.finished`.

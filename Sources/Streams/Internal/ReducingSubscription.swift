@@ -1,4 +1,3 @@
-
 /// What a reducing operator does with one upstream value.
 @usableFromInline
 enum ReduceStep<Failure: Error> {
@@ -112,10 +111,12 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ () -> Core? in
-            guard case .subscribed = status else { return nil }
-            return self.core
-        }) else { return .none }
+        guard
+            let core = lock.withLockUnchecked({ () -> Core? in
+                guard case .subscribed = status else { return nil }
+                return self.core
+            })
+        else { return .none }
         switch core.step(input) {
         case .more:
             break

@@ -1,4 +1,3 @@
-
 /// The subscription behind `receive(on:)` and `delay(for:scheduler:)`: the subscription goes
 /// downstream at once, requests and cancellation go straight upstream, and every value and the
 /// completion are queued in arrival order and handed to `reschedule`, which runs an action later

@@ -1,4 +1,3 @@
-
 /// What `SequentialSubscription` does when its first publisher completes.
 @usableFromInline
 enum SequentialNext<Second: Publisher, Failure: Error> {
@@ -38,7 +37,8 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
         let mapSecondFailure: (Second.Failure) -> Downstream.Failure
 
         @inlinable
-        init(downstream: Downstream, decide: @escaping Decide, mapSecondFailure: @escaping (Second.Failure) -> Downstream.Failure) {
+        init(downstream: Downstream, decide: @escaping Decide, mapSecondFailure: @escaping (Second.Failure) -> Downstream.Failure)
+        {
             self.downstream = downstream
             self.decide = decide
             self.mapSecondFailure = mapSecondFailure
@@ -134,12 +134,14 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func receiveFirst(completion: Subscribers.Completion<First.Failure>) {
-        guard let core = lock.withLockUnchecked({ () -> Core? in
-            guard phase == .first else { return nil }
-            phase = .second
-            upstream = .awaitingSubscription
-            return core
-        }) else { return }
+        guard
+            let core = lock.withLockUnchecked({ () -> Core? in
+                guard phase == .first else { return nil }
+                phase = .second
+                upstream = .awaitingSubscription
+                return core
+            })
+        else { return }
         switch core.decide(completion) {
         case .complete(let completion):
             finish(with: completion)
@@ -150,10 +152,12 @@ where First.Output == Downstream.Input, Second.Output == Downstream.Input {
 
     @inlinable
     func receiveSecond(completion: Subscribers.Completion<Second.Failure>) {
-        guard let core = lock.withLockUnchecked({ () -> Core? in
-            guard phase == .second else { return nil }
-            return core
-        }) else { return }
+        guard
+            let core = lock.withLockUnchecked({ () -> Core? in
+                guard phase == .second else { return nil }
+                return core
+            })
+        else { return }
         finish(with: completion.mapError(core.mapSecondFailure))
     }
 

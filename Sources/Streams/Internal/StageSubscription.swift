@@ -1,4 +1,3 @@
-
 /// The subscription behind the operators that map each upstream value to at most one value and
 /// may end the stream early: `tryMap`, `tryFilter`, `tryCompactMap`, `scan`, `tryScan`,
 /// `removeDuplicates`, `dropFirst`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...

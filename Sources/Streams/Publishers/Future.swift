@@ -1,4 +1,3 @@
-
 /// A publisher that eventually produces one value and finishes, or fails.
 ///
 /// The closure runs at once, inside `init`, exactly once; the first call of the promise wins.

@@ -1,4 +1,3 @@
-
 /// A publisher that sends one value to each subscriber, then finishes.
 ///
 /// The value goes out on the subscriber's first request for one or more values.

@@ -44,9 +44,10 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: 
-                RecoveringSubscription<Upstream.Output, Upstream.Failure, S>(
-                    name: "AsResult", downstream: subscriber, transform: { .success($0) }, recover: { .failure($0) }))
+            upstream.receive(
+                subscriber:
+                    RecoveringSubscription<Upstream.Output, Upstream.Failure, S>(
+                        name: "AsResult", downstream: subscriber, transform: { .success($0) }, recover: { .failure($0) }))
         }
     }
 }

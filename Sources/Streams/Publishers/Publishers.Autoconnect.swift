@@ -1,4 +1,3 @@
-
 extension ConnectablePublisher {
     /// Connects when the first subscriber arrives and disconnects when the last one cancels.
     ///

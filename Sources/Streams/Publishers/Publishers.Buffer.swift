@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Keeps up to `size` values that arrive while the downstream has no demand, and sends them
     /// as it asks.
@@ -228,11 +227,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// finishes once upstream has finished and the buffer is empty.
     @inlinable
     func drain() {
-        guard lock.withLockUnchecked({ () -> Bool in
-            guard !draining else { return false }
-            draining = true
-            return true
-        }) else { return }
+        guard
+            lock.withLockUnchecked({ () -> Bool in
+                guard !draining else { return false }
+                draining = true
+                return true
+            })
+        else { return }
         while true {
             let step = lock.withLockUnchecked { () -> DrainStep in
                 guard let downstream else {

@@ -42,14 +42,15 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
-            upstream.receive(subscriber: 
-                ReducingSubscription<Upstream.Output, Failure, S>(
-                    name: "Collect", downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        collected.append(input)
-                        return .more
-                    },
-                    result: { collected }))
+            upstream.receive(
+                subscriber:
+                    ReducingSubscription<Upstream.Output, Failure, S>(
+                        name: "Collect", downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            collected.append(input)
+                            return .more
+                        },
+                        result: { collected }))
         }
     }
 }

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Collects values into arrays of `count` and sends each array as it fills; when upstream
     /// finishes, sends what is left (a shorter array) before finishing.

@@ -46,16 +46,17 @@ extension Publishers {
             // As in Combine, a negative count is accepted here and traps once subscribed.
             precondition(count >= 0, "count must not be negative")
             var remaining = count
-            upstream.receive(subscriber: 
-                StageSubscription<Output, Failure, S>(
-                    kind: .dropFirst, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        guard remaining == 0 else {
-                            remaining -= 1
-                            return .drop
-                        }
-                        return .emit(input)
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Output, Failure, S>(
+                        kind: .dropFirst, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            guard remaining == 0 else {
+                                remaining -= 1
+                                return .drop
+                            }
+                            return .emit(input)
+                        }))
         }
     }
 }

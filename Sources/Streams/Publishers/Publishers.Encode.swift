@@ -45,16 +45,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let encoder = self.encoder
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    kind: .encode, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        do {
-                            return .emit(try encoder.encode(input))
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                        kind: .encode, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            do {
+                                return .emit(try encoder.encode(input))
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

@@ -41,14 +41,15 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var first: Output?
-            upstream.receive(subscriber: 
-                ReducingSubscription<Output, Failure, S>(
-                    name: "First", downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        first = input
-                        return .done
-                    },
-                    result: { first }))
+            upstream.receive(
+                subscriber:
+                    ReducingSubscription<Output, Failure, S>(
+                        name: "First", downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            first = input
+                            return .done
+                        },
+                        result: { first }))
         }
     }
 }

@@ -45,15 +45,16 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var found: Output?
             let predicate = self.predicate
-            upstream.receive(subscriber: 
-                ReducingSubscription<Output, Failure, S>(
-                    name: "TryFirst", downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        guard predicate(input) else { return .more }
-                        found = input
-                        return .done
-                    },
-                    result: { found }))
+            upstream.receive(
+                subscriber:
+                    ReducingSubscription<Output, Failure, S>(
+                        name: "TryFirst", downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            guard predicate(input) else { return .more }
+                            found = input
+                            return .done
+                        },
+                        result: { found }))
         }
     }
 }

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Runs closures when events pass through, before they are forwarded: for logging,
     /// metrics and debugging.

@@ -115,10 +115,11 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-            upstream.receive(subscriber: 
-                KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1], downstream: subscriber) {
-                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
-                })
+            upstream.receive(
+                subscriber:
+                    KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1], downstream: subscriber) {
+                        ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
+                    })
         }
     }
 
@@ -165,10 +166,11 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-            upstream.receive(subscriber: 
-                KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1, keyPath2], downstream: subscriber) {
-                    ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
-                })
+            upstream.receive(
+                subscriber:
+                    KeyPathInner(name: "ValueForKeys", keyPaths: [keyPath0, keyPath1, keyPath2], downstream: subscriber) {
+                        ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
+                    })
         }
     }
 }

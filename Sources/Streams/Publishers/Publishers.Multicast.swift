@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Shares this publisher through a subject that `createSubject` makes, once, on first use.
     ///

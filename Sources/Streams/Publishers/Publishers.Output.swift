@@ -76,15 +76,16 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var position = 0
             let range = self.range
-            upstream.receive(subscriber: 
-                StageSubscription<Output, Failure, S>(
-                    kind: .output, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        defer { position += 1 }
-                        if position < range.lowerBound { return .drop }
-                        if position >= range.upperBound { return .finish }
-                        return position == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Output, Failure, S>(
+                        kind: .output, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            defer { position += 1 }
+                            if position < range.lowerBound { return .drop }
+                            if position >= range.upperBound { return .finish }
+                            return position == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
+                        }))
         }
     }
 }

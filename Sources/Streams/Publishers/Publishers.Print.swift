@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Prints a line for every event that passes: subscription, request, value, completion and
     /// cancel, each starting with `prefix` (when not empty), to `stream` or to standard output.
@@ -66,11 +65,12 @@ extension Publishers {
                 },
                 receiveCancel: { printer.write("receive cancel") },
                 receiveRequest: { printer.write("request \(EventPrinter.describe($0))") })
-            upstream.receive(subscriber: 
-                Publishers.HandleEvents<Upstream>.Inner(
-                    name: "Print", hooks: hooks,
-                    returnedDemandHook: { printer.write("request \(EventPrinter.describe($0)) (synchronous)") },
-                    downstream: subscriber))
+            upstream.receive(
+                subscriber:
+                    Publishers.HandleEvents<Upstream>.Inner(
+                        name: "Print", hooks: hooks,
+                        returnedDemandHook: { printer.write("request \(EventPrinter.describe($0)) (synchronous)") },
+                        downstream: subscriber))
         }
     }
 }

@@ -61,14 +61,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var previous: Output?
             let isDuplicate = predicate
-            upstream.receive(subscriber: 
-                StageSubscription<Output, Failure, S>(
-                    kind: .removeDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
-                    step: { input in
-                        defer { previous = input }
-                        if let previous, isDuplicate(previous, input) { return .drop }
-                        return .emit(input)
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Output, Failure, S>(
+                        kind: .removeDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
+                        step: { input in
+                            defer { previous = input }
+                            if let previous, isDuplicate(previous, input) { return .drop }
+                            return .emit(input)
+                        }))
         }
     }
 }

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Passes on every value; if upstream finishes without sending any, sends `output` first.
     ///
@@ -107,10 +106,12 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         // As in Combine, a value before the subscription is ignored: the downstream has none yet.
-        guard let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
-            guard case .subscribed = status else { return nil }
-            return downstream
-        }) else { return .none }
+        guard
+            let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
+                guard case .subscribed = status else { return nil }
+                return downstream
+            })
+        else { return .none }
         sawValue = true
         return downstream.value.receive(input)
     }

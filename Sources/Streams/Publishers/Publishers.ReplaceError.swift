@@ -46,9 +46,10 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
             let output = self.output
-            upstream.receive(subscriber: 
-                RecoveringSubscription<Output, Upstream.Failure, S>(
-                    name: "ReplaceError", downstream: subscriber, transform: { $0 }, recover: { _ in output }))
+            upstream.receive(
+                subscriber:
+                    RecoveringSubscription<Output, Upstream.Failure, S>(
+                        name: "ReplaceError", downstream: subscriber, transform: { $0 }, recover: { _ in output }))
         }
     }
 }

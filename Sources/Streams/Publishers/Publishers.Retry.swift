@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Subscribes to this publisher again when it fails, up to `retries` more times.
     ///
@@ -52,7 +51,8 @@ extension Publishers {
             if let retries {
                 precondition(
                     retries >= 0,
-                    "retry(_:) requires a retry count of zero or more, got \(retries); use Publishers.Retry(upstream:retries: nil) to retry forever")
+                    "retry(_:) requires a retry count of zero or more, got \(retries); use Publishers.Retry(upstream:retries: nil) to retry forever"
+                )
             }
             self.upstream = upstream
             self.retries = retries

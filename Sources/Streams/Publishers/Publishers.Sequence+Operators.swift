@@ -38,12 +38,15 @@ extension Publishers.Sequence {
     /// let totals = [1, 2, 3].publisher.scan(0, +)   // publishes [1, 3, 6]
     /// ```
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T)
+        -> Publishers.Sequence<[T], Failure>
+    {
         var result = initialResult
-        return Publishers.Sequence<[T], Failure>(sequence: sequence.map { element in
-            result = nextPartialResult(result, element)
-            return result
-        })
+        return Publishers.Sequence<[T], Failure>(
+            sequence: sequence.map { element in
+                result = nextPartialResult(result, element)
+                return result
+            })
     }
 
     /// Drops the first `count` elements.
@@ -254,10 +257,11 @@ extension Publishers.Sequence where Elements.Element: Equatable {
     @inlinable
     public func removeDuplicates() -> Publishers.Sequence<[Elements.Element], Failure> {
         var previous: Elements.Element?
-        return Publishers.Sequence<[Elements.Element], Failure>(sequence: sequence.filter { element in
-            defer { previous = element }
-            return previous != element
-        })
+        return Publishers.Sequence<[Elements.Element], Failure>(
+            sequence: sequence.filter { element in
+                defer { previous = element }
+                return previous != element
+            })
     }
 }
 

@@ -43,16 +43,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    kind: .tryCompactMap, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        do {
-                            return try transform(input).map { .emit($0) } ?? .drop
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                        kind: .tryCompactMap, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            do {
+                                return try transform(input).map { .emit($0) } ?? .drop
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

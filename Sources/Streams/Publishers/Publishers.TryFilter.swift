@@ -48,16 +48,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let isIncluded = self.isIncluded
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    kind: .tryFilter, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        do {
-                            return try isIncluded(input) ? .emit(input) : .drop
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                        kind: .tryFilter, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            do {
+                                return try isIncluded(input) ? .emit(input) : .drop
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

@@ -47,19 +47,20 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var found: Output?
             let predicate = self.predicate
-            upstream.receive(subscriber: 
-                ReducingSubscription<Output, Upstream.Failure, S>(
-                    name: "TryFirstWhere", downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        do {
-                            guard try predicate(input) else { return .more }
-                            found = input
-                            return .done
-                        } catch {
-                            return .fail(error)
-                        }
-                    },
-                    result: { found }))
+            upstream.receive(
+                subscriber:
+                    ReducingSubscription<Output, Upstream.Failure, S>(
+                        name: "TryFirstWhere", downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            do {
+                                guard try predicate(input) else { return .more }
+                                found = input
+                                return .done
+                            } catch {
+                                return .fail(error)
+                            }
+                        },
+                        result: { found }))
         }
     }
 }

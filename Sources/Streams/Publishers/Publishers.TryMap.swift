@@ -48,16 +48,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let transform = self.transform
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    kind: .tryMap, downstream: subscriber, mapFailure: { $0 },
-                    step: { input in
-                        do {
-                            return .emit(try transform(input))
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                        kind: .tryMap, downstream: subscriber, mapFailure: { $0 },
+                        step: { input in
+                            do {
+                                return .emit(try transform(input))
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

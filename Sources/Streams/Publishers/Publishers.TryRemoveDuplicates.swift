@@ -49,18 +49,19 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var previous: Output?
             let isDuplicate = predicate
-            upstream.receive(subscriber: 
-                StageSubscription<Output, Upstream.Failure, S>(
-                    kind: .tryRemoveDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
-                    step: { input in
-                        defer { previous = input }
-                        do {
-                            if let previous, try isDuplicate(previous, input) { return .drop }
-                            return .emit(input)
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Output, Upstream.Failure, S>(
+                        kind: .tryRemoveDuplicates, downstream: subscriber, mapFailure: { $0 }, state: { previous as Any },
+                        step: { input in
+                            defer { previous = input }
+                            do {
+                                if let previous, try isDuplicate(previous, input) { return .drop }
+                                return .emit(input)
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

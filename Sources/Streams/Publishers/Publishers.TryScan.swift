@@ -58,17 +58,18 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             var result = initialResult
             let next = nextPartialResult
-            upstream.receive(subscriber: 
-                StageSubscription<Upstream.Output, Upstream.Failure, S>(
-                    kind: .tryScan, downstream: subscriber, mapFailure: { $0 }, state: { result },
-                    step: { input in
-                        do {
-                            result = try next(result, input)
-                            return .emit(result)
-                        } catch {
-                            return .fail(error)
-                        }
-                    }))
+            upstream.receive(
+                subscriber:
+                    StageSubscription<Upstream.Output, Upstream.Failure, S>(
+                        kind: .tryScan, downstream: subscriber, mapFailure: { $0 }, state: { result },
+                        step: { input in
+                            do {
+                                result = try next(result, input)
+                                return .emit(result)
+                            } catch {
+                                return .fail(error)
+                            }
+                        }))
         }
     }
 }

@@ -57,8 +57,11 @@ public struct Backoff: Sendable, Hashable {
         jitter: Jitter = .full
     ) -> Backoff {
         precondition(initial >= .zero, "Backoff.exponential requires an initial delay of zero or more, got \(initial)")
-        precondition(maxDelay >= initial, "Backoff.exponential requires maxDelay (\(maxDelay)) to be at least initial (\(initial))")
-        precondition(multiplier >= 1 && multiplier.isFinite, "Backoff.exponential requires a finite multiplier of 1 or more, got \(multiplier)")
+        precondition(
+            maxDelay >= initial, "Backoff.exponential requires maxDelay (\(maxDelay)) to be at least initial (\(initial))")
+        precondition(
+            multiplier >= 1 && multiplier.isFinite,
+            "Backoff.exponential requires a finite multiplier of 1 or more, got \(multiplier)")
         return Backoff(kind: .exponential(initial: initial, multiplier: multiplier, maxDelay: maxDelay), jitter: jitter)
     }
 

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Retries when the user says so: on a failure, subscribes to the publisher `trigger` makes
     /// from the error, and subscribes to the upstream again when that publisher sends a value.

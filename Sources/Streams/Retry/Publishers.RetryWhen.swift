@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Retries the errors you choose, waiting between attempts with backoff and jitter, and never
     /// sooner than the server asked.
@@ -120,7 +119,8 @@ extension Publishers {
             random: G = SystemRandomNumberGenerator(),
             onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil
         ) {
-            precondition(maxRetries >= 0, "retry(_:when:backoff:scheduler:) requires a retry count of zero or more, got \(maxRetries)")
+            precondition(
+                maxRetries >= 0, "retry(_:when:backoff:scheduler:) requires a retry count of zero or more, got \(maxRetries)")
             self.upstream = upstream
             self.maxRetries = maxRetries
             self.shouldRetry = shouldRetry

@@ -1,4 +1,3 @@
-
 /// A retry budget that many pipelines share: a token bucket that every retry draws from and every
 /// success refills, so that when a dependency goes down, a fleet of callers soon stops retrying
 /// instead of multiplying the outage with retry traffic.
@@ -33,8 +32,9 @@ public final class RetryBudget: Sendable {
     /// let budget = RetryBudget(capacity: 50, retryCost: 5, successRefill: 1)   // 10 retries in hand
     /// ```
     public init(capacity: Int = 500, retryCost: Int = 5, successRefill: Int = 1) {
-        precondition(retryCost > 0 && retryCost <= capacity,
-                     "RetryBudget requires 0 < retryCost <= capacity, got retryCost \(retryCost), capacity \(capacity)")
+        precondition(
+            retryCost > 0 && retryCost <= capacity,
+            "RetryBudget requires 0 < retryCost <= capacity, got retryCost \(retryCost), capacity \(capacity)")
         precondition(successRefill >= 0, "RetryBudget requires successRefill >= 0, got \(successRefill)")
         self.capacity = capacity
         self.retryCost = retryCost

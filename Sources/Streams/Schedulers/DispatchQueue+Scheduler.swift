@@ -259,7 +259,8 @@ extension DispatchQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        precondition(interval >= .zero, "DispatchQueue: a repeating schedule requires an interval of zero or more, got \(interval)")
+        precondition(
+            interval >= .zero, "DispatchQueue: a repeating schedule requires an interval of zero or more, got \(interval)")
         let work = UncheckedAction(action)
         let options = options ?? SchedulerOptions()
         let timer = DispatchSource.makeTimerSource(queue: self)

@@ -142,5 +142,3 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         return Subscriptions.empty
     }
 }
-
-

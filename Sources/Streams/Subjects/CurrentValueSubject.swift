@@ -1,4 +1,3 @@
-
 /// A subject that holds a current value and gives it to each new subscriber.
 ///
 /// A subscriber receives the current value on its first request, then every later value. A

@@ -1,4 +1,3 @@
-
 /// An object that announces its changes before they happen, through `objectWillChange`.
 ///
 /// By default `objectWillChange` is an ``ObservableObjectPublisher`` that sends before any of

@@ -1,4 +1,3 @@
-
 /// A subject that broadcasts each value to the subscribers it has when the value is sent.
 ///
 /// It keeps no value: a subscriber with no outstanding demand misses the value, and a late

@@ -1,4 +1,3 @@
-
 /// A property wrapper that publishes every change of the property.
 ///
 /// `$property` is a publisher that gives each subscriber the current value, then every new

@@ -40,7 +40,8 @@ struct SubjectConduitEntry<Output, Failure: Error> {
 /// `buffersLatest` (``CurrentValueSubject``) the conduit remembers such a value instead and
 /// delivers it on the next request, unless a newer one got through first.
 @usableFromInline
-final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     typealias Output = Downstream.Input

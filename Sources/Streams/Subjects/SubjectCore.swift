@@ -1,4 +1,3 @@
-
 /// What ``PassthroughSubject`` and ``CurrentValueSubject`` share: the conduits to their
 /// subscribers, the completion, the upstream subscriptions they were given and, for
 /// `CurrentValueSubject`, the current value, all under one lock.

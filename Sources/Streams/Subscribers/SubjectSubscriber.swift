@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Sends this publisher's values and completion into `subject`.
     ///

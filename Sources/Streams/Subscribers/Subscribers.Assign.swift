@@ -1,4 +1,3 @@
-
 extension Publisher where Failure == Never {
     /// Writes every value to `object`'s property at `keyPath`.
     ///

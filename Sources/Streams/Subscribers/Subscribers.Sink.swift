@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Attaches a subscriber that asks for unlimited values and calls a closure for each value
     /// and for the completion.
@@ -60,7 +59,8 @@ extension Subscribers {
             let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
             @inlinable
-            init(receiveValue: @escaping (Input) -> Void, receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void) {
+            init(receiveValue: @escaping (Input) -> Void, receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void)
+            {
                 self.receiveValue = receiveValue
                 self.receiveCompletion = receiveCompletion
             }

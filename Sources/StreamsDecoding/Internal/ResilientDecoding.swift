@@ -32,7 +32,9 @@ enum ResilientDecoding {
     }
 
     /// A raw-representable value whose type declares a fallback, checked when the program runs.
-    static func withFallback<Raw: ResilientRawRepresentable>(_ type: Raw.Type, from source: some ResilientSource) -> Resilient<Raw> {
+    static func withFallback<Raw: ResilientRawRepresentable>(_ type: Raw.Type, from source: some ResilientSource) -> Resilient<
+        Raw
+    > {
         withFallback(Raw.self, fallback: Raw.decodingFallback as! Raw, from: source)
     }
 

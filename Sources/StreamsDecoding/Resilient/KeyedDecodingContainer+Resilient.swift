@@ -44,7 +44,9 @@ extension KeyedDecodingContainer {
     /// struct Prices: Decodable { @Resilient var byCurrency: [String: Decimal] }
     /// ```
     @inlinable
-    public func decode<Value: Decodable>(_ type: Resilient<[String: Value]>.Type, forKey key: Key) throws -> Resilient<[String: Value]> {
+    public func decode<Value: Decodable>(_ type: Resilient<[String: Value]>.Type, forKey key: Key) throws -> Resilient<
+        [String: Value]
+    > {
         let (value, outcome) = ResilientDecoding.entries(Value.self, from: KeyedSource(container: self, key: key))
         return Resilient(value ?? [:], outcome: outcome)
     }
@@ -56,7 +58,9 @@ extension KeyedDecodingContainer {
     /// struct Prices: Decodable { @Resilient var discounts: [String: Decimal]? }
     /// ```
     @inlinable
-    public func decode<Value: Decodable>(_ type: Resilient<[String: Value]?>.Type, forKey key: Key) throws -> Resilient<[String: Value]?> {
+    public func decode<Value: Decodable>(_ type: Resilient<[String: Value]?>.Type, forKey key: Key) throws -> Resilient<
+        [String: Value]?
+    > {
         let (value, outcome) = ResilientDecoding.entries(Value.self, from: KeyedSource(container: self, key: key))
         return Resilient(value, outcome: outcome)
     }

@@ -55,8 +55,9 @@ extension ResilientRawRepresentable {
         guard let value = Self(rawValue: rawValue) else {
             if Self.isFrozen {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath,
-                          debugDescription: "\(rawValue) is not a raw value of \(Self.self)"))
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "\(rawValue) is not a raw value of \(Self.self)"))
             }
             throw UnknownNovelValueError(novelValue: rawValue, type: Self.self, codingPath: decoder.codingPath)
         }

@@ -66,10 +66,12 @@ public struct DefaultErrorHandler: ErrorHandler {
             return ErrorPresentation(
                 source: source ?? .internalInconsistency,
                 message: message ?? "The app ran into a problem it cannot recover from.",
-                options: [RecoveryOption(title: "OK", role: .recommended) {
-                    report(error)
-                    return .fail
-                }])
+                options: [
+                    RecoveryOption(title: "OK", role: .recommended) {
+                        report(error)
+                        return .fail
+                    }
+                ])
         }
         let options: [RecoveryOption]
         if let healable = error as? any HealableError {

@@ -2,7 +2,8 @@ import Streams
 
 /// The subscription of `minimumDuration`: a ``MinimumDurationStateMachine`` behind one lock,
 /// with every call to the downstream, the upstream and the scheduler made outside it.
-final class MinimumDurationSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
+final class MinimumDurationSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
+    Subscription,
     CustomStringConvertible, CustomReflectable, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     private let lock = Lock()

@@ -24,7 +24,10 @@ import Testing
         ("handleEvents", { $0.handleEvents().contract() }),
         ("append", { $0.append(1).contract() }),
         ("drop(untilOutputFrom:)", { $0.drop(untilOutputFrom: Just(0).setFailureType(to: TestError.self)).contract() }),
-        ("prefix(untilOutputFrom:)", { $0.prefix(untilOutputFrom: Empty<Int, TestError>(completeImmediately: false)).contract() }),
+        (
+            "prefix(untilOutputFrom:)",
+            { $0.prefix(untilOutputFrom: Empty<Int, TestError>(completeImmediately: false)).contract() }
+        ),
     ]
 
     @Test(arguments: forwardingZeroDemand.map(\.0))
@@ -86,21 +89,22 @@ import Testing
     // MARK: G4/G7: before the subscription
 
     /// Operators whose `cancel()` before the upstream subscription is a no-op.
-    static let keepingLateSubscription: [(String, @Sendable (ManualUpstream<Int, TestError>) -> AnyPublisher<String, any Error>)] = [
-        ("tryMap", { $0.tryMap { $0 }.contract() }),
-        ("tryScan", { $0.tryScan(0, +).contract() }),
-        ("dropFirst", { $0.dropFirst().contract() }),
-        ("drop(while:)", { $0.drop { _ in false }.contract() }),
-        ("output", { $0.prefix(3).contract() }),
-        ("encode", { $0.encode(encoder: JSONEncoder()).contract() }),
-        ("reduce", { $0.reduce(0, +).contract() }),
-        ("count", { $0.count().contract() }),
-        ("collect(_:)", { $0.collect(2).contract() }),
-        ("buffer", { $0.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).contract() }),
-        ("handleEvents", { $0.handleEvents().contract() }),
-        ("replaceEmpty", { $0.replaceEmpty(with: 0).contract() }),
-        ("replaceError", { $0.replaceError(with: 0).contract() }),
-    ]
+    static let keepingLateSubscription:
+        [(String, @Sendable (ManualUpstream<Int, TestError>) -> AnyPublisher<String, any Error>)] = [
+            ("tryMap", { $0.tryMap { $0 }.contract() }),
+            ("tryScan", { $0.tryScan(0, +).contract() }),
+            ("dropFirst", { $0.dropFirst().contract() }),
+            ("drop(while:)", { $0.drop { _ in false }.contract() }),
+            ("output", { $0.prefix(3).contract() }),
+            ("encode", { $0.encode(encoder: JSONEncoder()).contract() }),
+            ("reduce", { $0.reduce(0, +).contract() }),
+            ("count", { $0.count().contract() }),
+            ("collect(_:)", { $0.collect(2).contract() }),
+            ("buffer", { $0.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).contract() }),
+            ("handleEvents", { $0.handleEvents().contract() }),
+            ("replaceEmpty", { $0.replaceEmpty(with: 0).contract() }),
+            ("replaceError", { $0.replaceError(with: 0).contract() }),
+        ]
 
     @Test(arguments: keepingLateSubscription.map(\.0))
     func cancelBeforeTheSubscriptionIsANoOp(_ name: String) throws {
@@ -132,7 +136,9 @@ import Testing
         upstream.holdsSubscription = true
         let calls = Log<Int>()
         let subscriber = TestSubscriber<Int, TestError>()
-        upstream.drop { calls.append($0); return false }.subscribe(subscriber)
+        upstream.drop {
+            calls.append($0); return false
+        }.subscribe(subscriber)
         #expect(upstream.send(1) == .none)
         #expect(calls.items.isEmpty)
         upstream.sendSubscription()

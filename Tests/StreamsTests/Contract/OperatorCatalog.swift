@@ -98,19 +98,27 @@ let operatorCatalog: [OperatorEntry] = {
         // Pass-through (G3).
         OperatorEntry("map", .named("Map", children: none), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.map { _ = t; return $0 * 2 }.contract()
+            return h.ints.map {
+                _ = t; return $0 * 2
+            }.contract()
         },
         OperatorEntry("filter", .named("Filter", children: none), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.filter { _ = t; return $0 > 0 }.contract()
+            return h.ints.filter {
+                _ = t; return $0 > 0
+            }.contract()
         },
         OperatorEntry("compactMap", .named("CompactMap", children: none), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.compactMap { _ = t; return $0 }.contract()
+            return h.ints.compactMap {
+                _ = t; return $0
+            }.contract()
         },
         OperatorEntry("mapError", .named("MapError", children: none), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.mapError { _ = t; return $0 }.contract()
+            return h.ints.mapError {
+                _ = t; return $0
+            }.contract()
         },
         OperatorEntry("setFailureType", .named("SetFailureType", children: none), passThrough: true) { h in
             h.infallibleInts.setFailureType(to: TestError.self).contract()
@@ -121,7 +129,8 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("map(keyPath)", .named("ValueForKey", children: ["keyPath"]), passThrough: true) { h in
             h.upstream { Item(number: $0) }.map(\.number).contract()
         },
-        OperatorEntry("map(keyPath, keyPath)", .named("ValueForKeys", children: ["keyPath0", "keyPath1"]), passThrough: true) { h in
+        OperatorEntry("map(keyPath, keyPath)", .named("ValueForKeys", children: ["keyPath0", "keyPath1"]), passThrough: true) {
+            h in
             h.upstream { Item(number: $0) }.map(\.number, \.number).contract()
         },
         OperatorEntry(
@@ -132,17 +141,22 @@ let operatorCatalog: [OperatorEntry] = {
         },
         OperatorEntry("scan", .named("Scan", children: ["downstream", "result"]), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.scan(0) { _ = t; return $0 + $1 }.contract()
+            return h.ints.scan(0) {
+                _ = t; return $0 + $1
+            }.contract()
         },
         OperatorEntry("ignoreOutput", .named("IgnoreOutput", children: none), passThrough: true) { h in
             h.ints.ignoreOutput().contract()
         },
-        OperatorEntry("assertNoFailure", .named("AssertNoFailure", children: ["file", "line", "prefix"]), passThrough: true) { h in
+        OperatorEntry("assertNoFailure", .named("AssertNoFailure", children: ["file", "line", "prefix"]), passThrough: true) {
+            h in
             h.ints.assertNoFailure().contract()
         },
         OperatorEntry("breakpoint", .named("Breakpoint", children: none), passThrough: true) { h in
             let t = h.tracked
-            return h.ints.breakpoint(receiveOutput: { _ in _ = t; return false }).contract()
+            return h.ints.breakpoint(receiveOutput: { _ in
+                _ = t; return false
+            }).contract()
         },
         OperatorEntry("breakpointOnError", .named("Breakpoint", children: none), passThrough: true) { h in
             h.ints.breakpointOnError().contract()
@@ -150,42 +164,60 @@ let operatorCatalog: [OperatorEntry] = {
         // One-in, at-most-one-out.
         OperatorEntry("tryMap", .named("TryMap", children: none)) { h in
             let t = h.tracked
-            return h.ints.tryMap { _ = t; return $0 }.contract()
+            return h.ints.tryMap {
+                _ = t; return $0
+            }.contract()
         },
         OperatorEntry("tryFilter", .named("TryFilter", children: ["downstream"])) { h in
             let t = h.tracked
-            return h.ints.tryFilter { _ = t; return $0 > 0 }.contract()
+            return h.ints.tryFilter {
+                _ = t; return $0 > 0
+            }.contract()
         },
         OperatorEntry("tryCompactMap", .named("TryCompactMap", children: ["downstream"])) { h in
             let t = h.tracked
-            return h.ints.tryCompactMap { _ = t; return $0 }.contract()
+            return h.ints.tryCompactMap {
+                _ = t; return $0
+            }.contract()
         },
         OperatorEntry("removeDuplicates", .named("RemoveDuplicates", children: ["downstream", "last"])) { h in
             h.ints.removeDuplicates().contract()
         },
         OperatorEntry("removeDuplicates(by:)", .named("RemoveDuplicates", children: ["downstream", "last"])) { h in
             let t = h.tracked
-            return h.ints.removeDuplicates { _ = t; return $0 == $1 }.contract()
+            return h.ints.removeDuplicates {
+                _ = t; return $0 == $1
+            }.contract()
         },
         OperatorEntry("tryRemoveDuplicates", .named("TryRemoveDuplicates", children: ["downstream", "last"])) { h in
             let t = h.tracked
-            return h.ints.tryRemoveDuplicates { _ = t; return $0 == $1 }.contract()
+            return h.ints.tryRemoveDuplicates {
+                _ = t; return $0 == $1
+            }.contract()
         },
         OperatorEntry("prefix(while:)", .named("PrefixWhile", children: ["downstream"])) { h in
             let t = h.tracked
-            return h.ints.prefix { _ = t; return $0 < 100 }.contract()
+            return h.ints.prefix {
+                _ = t; return $0 < 100
+            }.contract()
         },
         OperatorEntry("tryPrefix(while:)", .named("TryPrefixWhile", children: ["downstream"])) { h in
             let t = h.tracked
-            return h.ints.tryPrefix { _ = t; return $0 < 100 }.contract()
+            return h.ints.tryPrefix {
+                _ = t; return $0 < 100
+            }.contract()
         },
         OperatorEntry("drop(while:)", .named("DropWhile", children: none)) { h in
             let t = h.tracked
-            return h.ints.drop { _ = t; return $0 < 0 }.contract()
+            return h.ints.drop {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("tryDrop(while:)", .named("TryDropWhile", children: none)) { h in
             let t = h.tracked
-            return h.ints.tryDrop { _ = t; return $0 < 0 }.contract()
+            return h.ints.tryDrop {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("dropFirst", .named("Drop", children: none)) { h in h.ints.dropFirst(0).contract() },
         OperatorEntry("output(at:)", .named("Output", children: none)) { h in h.ints.output(at: 50).contract() },
@@ -193,7 +225,9 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("prefix(_:)", .named("Output", children: none)) { h in h.ints.prefix(50).contract() },
         OperatorEntry("tryScan", .named("TryScan", children: ["downstream", "status", "result"])) { h in
             let t = h.tracked
-            return h.ints.tryScan(0) { _ = t; return $0 + $1 }.contract()
+            return h.ints.tryScan(0) {
+                _ = t; return $0 + $1
+            }.contract()
         },
         OperatorEntry("encode", .named("Encode", children: ["downstream", "finished", "upstreamSubscription"])) { h in
             h.upstream { Item(number: $0) }.encode(encoder: JSONEncoder()).contract()
@@ -205,59 +239,85 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("collect()", .named("Collect", children: ["count"])) { h in h.ints.collect().contract() },
         OperatorEntry("reduce", .named("Reduce", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.reduce(0) { _ = t; return $0 + $1 }.contract()
+            return h.ints.reduce(0) {
+                _ = t; return $0 + $1
+            }.contract()
         },
         OperatorEntry("tryReduce", .named("TryReduce", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryReduce(0) { _ = t; return $0 + $1 }.contract()
+            return h.ints.tryReduce(0) {
+                _ = t; return $0 + $1
+            }.contract()
         },
         OperatorEntry("count", .named("Count", children: reducing)) { h in h.ints.count().contract() },
         OperatorEntry("min()", .named("Comparison", children: reducing)) { h in h.ints.min().contract() },
         OperatorEntry("max(by:)", .named("Comparison", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.max { _ = t; return $0 < $1 }.contract()
+            return h.ints.max {
+                _ = t; return $0 < $1
+            }.contract()
         },
         OperatorEntry("tryMin(by:)", .named("TryComparison", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryMin { _ = t; return $0 < $1 }.contract()
+            return h.ints.tryMin {
+                _ = t; return $0 < $1
+            }.contract()
         },
         OperatorEntry("contains(_:)", .named("Contains", children: reducing)) { h in h.ints.contains(-1).contract() },
         OperatorEntry("contains(where:)", .named("ContainsWhere", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.contains { _ = t; return $0 < 0 }.contract()
+            return h.ints.contains {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("tryContains(where:)", .named("TryContainsWhere", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryContains { _ = t; return $0 < 0 }.contract()
+            return h.ints.tryContains {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("allSatisfy", .named("AllSatisfy", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.allSatisfy { _ = t; return $0 >= 0 }.contract()
+            return h.ints.allSatisfy {
+                _ = t; return $0 >= 0
+            }.contract()
         },
         OperatorEntry("tryAllSatisfy", .named("TryAllSatisfy", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryAllSatisfy { _ = t; return $0 >= 0 }.contract()
+            return h.ints.tryAllSatisfy {
+                _ = t; return $0 >= 0
+            }.contract()
         },
         OperatorEntry("first()", .named("First", children: reducing)) { h in h.ints.first().contract() },
         OperatorEntry("first(where:)", .named("TryFirst", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.first { _ = t; return $0 < 0 }.contract()
+            return h.ints.first {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("tryFirst(where:)", .named("TryFirstWhere", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryFirst { _ = t; return $0 < 0 }.contract()
+            return h.ints.tryFirst {
+                _ = t; return $0 < 0
+            }.contract()
         },
         OperatorEntry("last()", .named("Last", children: reducing)) { h in h.ints.last().contract() },
         OperatorEntry("last(where:)", .named("LastWhere", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.last { _ = t; return $0 >= 0 }.contract()
+            return h.ints.last {
+                _ = t; return $0 >= 0
+            }.contract()
         },
         OperatorEntry("tryLast(where:)", .named("TryLastWhere", children: reducing)) { h in
             let t = h.tracked
-            return h.ints.tryLast { _ = t; return $0 >= 0 }.contract()
+            return h.ints.tryLast {
+                _ = t; return $0 >= 0
+            }.contract()
         },
         // Other stateful operators.
-        OperatorEntry("collect(_:)", .named("CollectByCount", children: ["downstream", "upstreamSubscription", "buffer", "count"])) { h in
+        OperatorEntry(
+            "collect(_:)", .named("CollectByCount", children: ["downstream", "upstreamSubscription", "buffer", "count"])
+        ) { h in
             h.ints.collect(2).contract()
         },
         OperatorEntry("buffer", .named("Buffer", children: ["values", "state", "downstreamDemand", "terminal"])) { h in
@@ -275,11 +335,15 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("asResult", .named("AsResult", children: none)) { h in h.ints.asResult().contract() },
         OperatorEntry("catch", .named("Catch", children: ["downstream", "demand"])) { h in
             let t = h.tracked
-            return h.ints.catch { _ in _ = t; return Just(0) }.contract()
+            return h.ints.catch { _ in
+                _ = t; return Just(0)
+            }.contract()
         },
         OperatorEntry("tryCatch", .named("TryCatch", children: ["downstream", "demand"])) { h in
             let t = h.tracked
-            return h.ints.tryCatch { _ in _ = t; return Just(0).setFailureType(to: TestError.self) }.contract()
+            return h.ints.tryCatch { _ in
+                _ = t; return Just(0).setFailureType(to: TestError.self)
+            }.contract()
         },
         OperatorEntry("append", .named("Concatenate", children: none)) { h in h.ints.append(0).contract() },
         OperatorEntry("prepend", .named("Concatenate", children: none), knownIssues: [.reflection]) { h in
@@ -289,7 +353,9 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("retry", .named("Retry", children: none), knownIssues: [.reflection]) { h in h.ints.retry(1).contract() },
         OperatorEntry("flatMap", .named("FlatMap", children: none)) { h in
             let t = h.tracked
-            return h.ints.flatMap { value in _ = t; return Just(value).setFailureType(to: TestError.self) }.contract()
+            return h.ints.flatMap { value in
+                _ = t; return Just(value).setFailureType(to: TestError.self)
+            }.contract()
         },
         OperatorEntry("switchToLatest", .named("SwitchToLatest", children: none)) { h in
             h.upstream { Just($0).setFailureType(to: TestError.self) }.switchToLatest().contract()
@@ -312,7 +378,8 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("share", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
             h.ints.share().contract()
         },
-        OperatorEntry("makeConnectable().autoconnect()", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("makeConnectable().autoconnect()", .named("SubjectSubscriber", children: none), knownIssues: [.reflection])
+        { h in
             h.infallibleInts.makeConnectable().autoconnect().contract()
         },
         OperatorEntry("multicast", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
@@ -325,7 +392,9 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("subscribe(on:)", .named("SubscribeOn", children: none)) { h in
             h.ints.subscribe(on: h.scheduler).contract()
         },
-        OperatorEntry("delay", .notReflectable, knownIssues: [.reflection]) { h in h.ints.delay(for: .milliseconds(10), scheduler: h.scheduler).contract() },
+        OperatorEntry("delay", .notReflectable, knownIssues: [.reflection]) { h in
+            h.ints.delay(for: .milliseconds(10), scheduler: h.scheduler).contract()
+        },
         OperatorEntry("debounce", .named("Debounce", children: ["downstream", "downstreamDemand", "currentValue"])) { h in
             h.ints.debounce(for: .milliseconds(10), scheduler: h.scheduler).contract()
         },

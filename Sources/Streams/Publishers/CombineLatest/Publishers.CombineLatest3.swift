@@ -37,7 +37,8 @@ extension Publishers {
     /// ```swift
     /// let pairs = first.combineLatest(second, third)
     /// ```
-    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher where A.Failure == B.Failure, A.Failure == C.Failure {
+    public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple of one value from each publisher.
         public typealias Output = (A.Output, B.Output, C.Output)
         /// The publishers' failure.

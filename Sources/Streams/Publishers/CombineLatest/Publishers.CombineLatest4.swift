@@ -7,7 +7,8 @@ extension Publisher {
     /// let form = userName.combineLatest(password, passwordAgain, acceptsTerms)
     /// ```
     @inlinable
-    public func combineLatest<B: Publisher, C: Publisher, D: Publisher>(_ b: B, _ c: C, _ d: D) -> Publishers.CombineLatest4<Self, B, C, D>
+    public func combineLatest<B: Publisher, C: Publisher, D: Publisher>(_ b: B, _ c: C, _ d: D)
+        -> Publishers.CombineLatest4<Self, B, C, D>
     where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
         Publishers.CombineLatest4(self, b, c, d)
     }
@@ -23,7 +24,8 @@ extension Publisher {
         _ c: C,
         _ d: D,
         _ transform: @escaping (Output, B.Output, C.Output, D.Output) -> T
-    ) -> Publishers.Map<Publishers.CombineLatest4<Self, B, C, D>, T> where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, B, C, D>, T>
+    where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
         combineLatest(b, c, d).map(transform)
     }
 }
@@ -74,7 +76,9 @@ extension Publishers {
             let (a, b, c, d) = (self.a, self.b, self.c, self.d)
             CombiningSubscription(
                 name: "CombineLatest", mode: .latest, count: 4, downstream: subscriber,
-                combine: { values in (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output) }
+                combine: { values in
+                    (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
+                }
             ).start { combining in
                 combining.attach(a, at: 0)
                 combining.attach(b, at: 1)

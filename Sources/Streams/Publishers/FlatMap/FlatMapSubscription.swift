@@ -1,4 +1,3 @@
-
 /// The subscription behind `flatMap`.
 ///
 /// It asks the upstream for `maxPublishers` values, and for one more each time an inner
@@ -8,7 +7,8 @@
 @usableFromInline
 final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.Failure,
+where
+    NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.Failure,
     Upstream.Failure == Downstream.Failure
 {
     @usableFromInline

@@ -86,7 +86,8 @@ extension Publishers {
         /// let profiles = Publishers.FlatMap(upstream: ids, maxPublishers: .unlimited, transform: fetchProfile)
         /// ```
         @inlinable
-        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
+        public init(upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher)
+        {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

@@ -1,4 +1,3 @@
-
 /// The subscription behind `merge`: a fixed number of upstreams of one element type, delivered
 /// serially through an ``Outlet``.
 ///

@@ -8,9 +8,11 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher>(
         with b: B, _ c: C, _ d: D
     ) -> Publishers.Merge4<Self, B, C, D>
-    where B.Output == Output, B.Failure == Failure,
+    where
+        B.Output == Output, B.Failure == Failure,
         C.Output == Output, C.Failure == Failure,
-        D.Output == Output, D.Failure == Failure {
+        D.Output == Output, D.Failure == Failure
+    {
         Publishers.Merge4(self, b, c, d)
     }
 }
@@ -22,9 +24,11 @@ extension Publishers {
     /// let events = Publishers.Merge4(keyboard, mouse, touch, pencil)
     /// ```
     public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
-        C.Output == D.Output, C.Failure == D.Failure {
+        C.Output == D.Output, C.Failure == D.Failure
+    {
         /// The values of the publishers.
         public typealias Output = A.Output
         /// The failure of the publishers.

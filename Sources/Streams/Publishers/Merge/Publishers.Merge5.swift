@@ -8,10 +8,12 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E
     ) -> Publishers.Merge5<Self, B, C, D, E>
-    where B.Output == Output, B.Failure == Failure,
+    where
+        B.Output == Output, B.Failure == Failure,
         C.Output == Output, C.Failure == Failure,
         D.Output == Output, D.Failure == Failure,
-        E.Output == Output, E.Failure == Failure {
+        E.Output == Output, E.Failure == Failure
+    {
         Publishers.Merge5(self, b, c, d, e)
     }
 }
@@ -23,10 +25,12 @@ extension Publishers {
     /// let events = Publishers.Merge5(keyboard, mouse, touch, pencil, voice)
     /// ```
     public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
         C.Output == D.Output, C.Failure == D.Failure,
-        D.Output == E.Output, D.Failure == E.Failure {
+        D.Output == E.Output, D.Failure == E.Failure
+    {
         /// The values of the publishers.
         public typealias Output = A.Output
         /// The failure of the publishers.

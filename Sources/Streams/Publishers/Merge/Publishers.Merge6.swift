@@ -8,11 +8,13 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F
     ) -> Publishers.Merge6<Self, B, C, D, E, F>
-    where B.Output == Output, B.Failure == Failure,
+    where
+        B.Output == Output, B.Failure == Failure,
         C.Output == Output, C.Failure == Failure,
         D.Output == Output, D.Failure == Failure,
         E.Output == Output, E.Failure == Failure,
-        F.Output == Output, F.Failure == Failure {
+        F.Output == Output, F.Failure == Failure
+    {
         Publishers.Merge6(self, b, c, d, e, f)
     }
 }
@@ -27,11 +29,13 @@ extension Publishers {
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         E: Publisher, F: Publisher
     >: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
         C.Output == D.Output, C.Failure == D.Failure,
         D.Output == E.Output, D.Failure == E.Failure,
-        E.Output == F.Output, E.Failure == F.Failure {
+        E.Output == F.Output, E.Failure == F.Failure
+    {
         /// The values of the publishers.
         public typealias Output = A.Output
         /// The failure of the publishers.

@@ -8,12 +8,14 @@ extension Publisher {
     public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher>(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
     ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
-    where B.Output == Output, B.Failure == Failure,
+    where
+        B.Output == Output, B.Failure == Failure,
         C.Output == Output, C.Failure == Failure,
         D.Output == Output, D.Failure == Failure,
         E.Output == Output, E.Failure == Failure,
         F.Output == Output, F.Failure == Failure,
-        G.Output == Output, G.Failure == Failure {
+        G.Output == Output, G.Failure == Failure
+    {
         Publishers.Merge7(self, b, c, d, e, f, g)
     }
 }
@@ -28,12 +30,14 @@ extension Publishers {
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         E: Publisher, F: Publisher, G: Publisher
     >: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
         C.Output == D.Output, C.Failure == D.Failure,
         D.Output == E.Output, D.Failure == E.Failure,
         E.Output == F.Output, E.Failure == F.Failure,
-        F.Output == G.Output, F.Failure == G.Failure {
+        F.Output == G.Output, F.Failure == G.Failure
+    {
         /// The values of the publishers.
         public typealias Output = A.Output
         /// The failure of the publishers.

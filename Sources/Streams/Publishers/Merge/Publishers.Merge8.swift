@@ -11,13 +11,15 @@ extension Publisher {
     >(
         with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
     ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
-    where B.Output == Output, B.Failure == Failure,
+    where
+        B.Output == Output, B.Failure == Failure,
         C.Output == Output, C.Failure == Failure,
         D.Output == Output, D.Failure == Failure,
         E.Output == Output, E.Failure == Failure,
         F.Output == Output, F.Failure == Failure,
         G.Output == Output, G.Failure == Failure,
-        H.Output == Output, H.Failure == Failure {
+        H.Output == Output, H.Failure == Failure
+    {
         Publishers.Merge8(self, b, c, d, e, f, g, h)
     }
 }
@@ -32,13 +34,15 @@ extension Publishers {
         A: Publisher, B: Publisher, C: Publisher, D: Publisher,
         E: Publisher, F: Publisher, G: Publisher, H: Publisher
     >: Publisher
-    where A.Output == B.Output, A.Failure == B.Failure,
+    where
+        A.Output == B.Output, A.Failure == B.Failure,
         B.Output == C.Output, B.Failure == C.Failure,
         C.Output == D.Output, C.Failure == D.Failure,
         D.Output == E.Output, D.Failure == E.Failure,
         E.Output == F.Output, E.Failure == F.Failure,
         F.Output == G.Output, F.Failure == G.Failure,
-        G.Output == H.Output, G.Failure == H.Failure {
+        G.Output == H.Output, G.Failure == H.Failure
+    {
         /// The values of the publishers.
         public typealias Output = A.Output
         /// The failure of the publishers.

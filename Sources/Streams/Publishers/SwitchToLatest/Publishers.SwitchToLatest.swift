@@ -48,9 +48,11 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// let latest = requests.map { Just($0) }.switchToLatest()
     /// ```
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         map { $0.setFailureType(to: Failure.self) }.switchToLatest()
     }
 }

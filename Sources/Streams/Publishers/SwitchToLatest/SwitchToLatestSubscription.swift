@@ -1,4 +1,3 @@
-
 /// The subscription behind `switchToLatest`.
 ///
 /// It asks the upstream for unlimited publishers. A new inner publisher cancels the current one

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Collects values and sends them as arrays on a schedule: at the end of every interval (if
     /// anything was collected), and with `.byTimeOrCount` also as soon as a group is full.
@@ -261,7 +260,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     @inlinable
     func cancel() {
         // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
+        let taken = lock.withLockUnchecked {
+            () -> (SubscriptionStatus, Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
             defer {
                 status = .terminal
                 downstream = nil

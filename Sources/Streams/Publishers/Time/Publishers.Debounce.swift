@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Passes on a value only after `dueTime` has passed without another value: the last of
     /// each burst.
@@ -140,13 +139,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let (armed, previous) = lock.withLockUnchecked({ () -> (Int, (any Cancellable)?)? in
-            guard case .subscribed = status, !upstreamDone else { return nil }
-            pending = input
-            self.generation += 1
-            defer { self.timer = nil }
-            return (self.generation, self.timer)
-        }) else { return .none }
+        guard
+            let (armed, previous) = lock.withLockUnchecked({ () -> (Int, (any Cancellable)?)? in
+                guard case .subscribed = status, !upstreamDone else { return nil }
+                pending = input
+                self.generation += 1
+                defer { self.timer = nil }
+                return (self.generation, self.timer)
+            })
+        else { return .none }
         previous?.cancel()
         let scheduler = debounce.scheduler
         let newTimer = scheduler.schedule(
@@ -188,17 +189,19 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let flush = debounce.deliversPendingValueOnFinish
-        guard let (timer, last) = lock.withLockUnchecked({ () -> ((any Cancellable)?, Downstream.Input?)? in
-            guard case .subscribed = status, !upstreamDone else { return nil }
-            upstreamDone = true
-            generation += 1
-            defer {
-                self.timer = nil
-                pending = nil
-            }
-            if case .finished = completion, flush { return (self.timer, pending) }
-            return (self.timer, nil)
-        }) else { return }
+        guard
+            let (timer, last) = lock.withLockUnchecked({ () -> ((any Cancellable)?, Downstream.Input?)? in
+                guard case .subscribed = status, !upstreamDone else { return nil }
+                upstreamDone = true
+                generation += 1
+                defer {
+                    self.timer = nil
+                    pending = nil
+                }
+                if case .finished = completion, flush { return (self.timer, pending) }
+                return (self.timer, nil)
+            })
+        else { return }
         timer?.cancel()
         debounce.scheduler.schedule(options: debounce.options) { [self] in
             let taken = lock.withLockUnchecked { () -> (Box<Downstream>, Bool)? in

@@ -14,7 +14,9 @@ extension Publisher {
         scheduler: S,
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {
-        Publishers.Delay(upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance, scheduler: scheduler, options: options)
+        Publishers.Delay(
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance, scheduler: scheduler,
+            options: options)
     }
 }
 

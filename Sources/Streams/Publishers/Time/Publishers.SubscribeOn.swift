@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Subscribes, requests and cancels on `scheduler`; values are not moved.
     ///

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Passes on at most one value per `interval`: the newest (`latest: true`) or the first
     /// (`latest: false`) of those that arrived in the window.
@@ -162,11 +161,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard lock.withLockUnchecked({ () -> Bool in
-            guard case .subscribed = status, !upstreamDone else { return false }
-            upstreamDone = true
-            return true
-        }) else { return }
+        guard
+            lock.withLockUnchecked({ () -> Bool in
+                guard case .subscribed = status, !upstreamDone else { return false }
+                upstreamDone = true
+                return true
+            })
+        else { return }
         throttle.scheduler.schedule(options: nil) { [self] in
             let taken = lock.withLockUnchecked { () -> (Box<Downstream>, Downstream.Input?)? in
                 guard case .subscribed = status, let downstream else { return nil }

@@ -1,4 +1,3 @@
-
 extension Publisher {
     /// Ends the stream if the upstream stays silent for `interval`: with the error
     /// `customError` makes, or, without one, by finishing normally.
@@ -111,11 +110,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Starts the wait again.
     @inlinable
     func restartWait() {
-        guard let armed = lock.withLockUnchecked({ () -> Int? in
-            guard case .subscribed = status else { return nil }
-            generation += 1
-            return generation
-        }) else { return }
+        guard
+            let armed = lock.withLockUnchecked({ () -> Int? in
+                guard case .subscribed = status else { return nil }
+                generation += 1
+                return generation
+            })
+        else { return }
         let scheduler = timeout.scheduler
         // The timer is cancelled when it first fires, so its period only has to be valid: a
         // zero or negative timeout (which fires at once) repeats every nanosecond.
@@ -170,10 +171,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         restartWait()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            guard let (downstream, upstream) = lock.withLockUnchecked({ () -> (Box<Downstream>, any Subscription)? in
-                guard case .subscribed(let upstream) = status, let downstream else { return nil }
-                return (downstream, upstream)
-            }) else { return }
+            guard
+                let (downstream, upstream) = lock.withLockUnchecked({ () -> (Box<Downstream>, any Subscription)? in
+                    guard case .subscribed(let upstream) = status, let downstream else { return nil }
+                    return (downstream, upstream)
+                })
+            else { return }
             let demand = downstream.value.receive(input)
             if demand > 0 { upstream.request(demand) }
         }

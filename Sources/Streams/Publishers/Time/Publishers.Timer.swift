@@ -1,4 +1,3 @@
-
 extension Publishers {
     /// A connectable publisher that sends the scheduler's time every interval, on any
     /// scheduler: the counterpart of Foundation's `Timer.publish(every:on:in:)`, which is not

@@ -1,4 +1,3 @@
-
 /// The subscription behind `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`: it watches a
 /// second publisher, the trigger, for its first value.
 ///

@@ -23,7 +23,8 @@ extension Publisher {
         _ c: C,
         _ d: D,
         _ transform: @escaping (Output, B.Output, C.Output, D.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip4<Self, B, C, D>, T> where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+    ) -> Publishers.Map<Publishers.Zip4<Self, B, C, D>, T>
+    where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
         zip(b, c, d).map(transform)
     }
 }
@@ -74,7 +75,9 @@ extension Publishers {
             let (a, b, c, d) = (self.a, self.b, self.c, self.d)
             CombiningSubscription(
                 name: "Zip", mode: .zip, count: 4, downstream: subscriber,
-                combine: { values in (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output) }
+                combine: { values in
+                    (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output, values[3] as! D.Output)
+                }
             ).start { combining in
                 combining.attach(a, at: 0)
                 combining.attach(b, at: 1)

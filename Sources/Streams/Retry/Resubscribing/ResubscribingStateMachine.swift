@@ -144,7 +144,8 @@ struct ResubscribingStateMachine {
             loop = .idle
             return nil
         case .idle:
-            preconditionFailure("ResubscribingStateMachine: internal inconsistency: a subscribe call returned that was never made")
+            preconditionFailure(
+                "ResubscribingStateMachine: internal inconsistency: a subscribe call returned that was never made")
         }
     }
 
