@@ -40,7 +40,7 @@ public struct VirtualTime: Strideable, Hashable, Comparable, Sendable, CustomStr
     /// VirtualTime(nanoseconds: 0).distance(to: .init(nanoseconds: 5)) == .nanoseconds(5)
     /// ```
     public func distance(to other: VirtualTime) -> Stride {
-        Stride(nanoseconds: other.nanoseconds) - Stride(nanoseconds: nanoseconds)
+        Stride(nanoseconds: Int(clamping: other.nanoseconds)) - Stride(nanoseconds: Int(clamping: nanoseconds))
     }
 
     /// The instant `n` later, clamped.
@@ -49,7 +49,7 @@ public struct VirtualTime: Strideable, Hashable, Comparable, Sendable, CustomStr
     /// scheduler.now.advanced(by: .seconds(1))
     /// ```
     public func advanced(by n: Stride) -> VirtualTime {
-        VirtualTime(nanoseconds: (Stride(nanoseconds: nanoseconds) + n).magnitude)
+        VirtualTime(nanoseconds: Int64((Stride(nanoseconds: Int(clamping: nanoseconds)) + n).magnitude))
     }
 
     /// The instant in seconds, such as `"1.25s"`.

@@ -45,28 +45,38 @@ extension DispatchQueue: Scheduler {
             dispatchTime = time
         }
 
-        /// The signed distance to `other`, in nanoseconds (clamped to `Int64`).
+        /// The signed distance to `other` in nanoseconds. A distance longer than `Int` can hold
+        /// (such as to or from `DispatchTime.distantFuture`) is `.nanoseconds(.max)` going forwards
+        /// and `.nanoseconds(-.max)` going backwards; Combine gives `.max` both ways.
+        ///
+        /// ```swift
+        /// let start = DispatchQueue.main.now
+        /// start.distance(to: start.advanced(by: .seconds(2))) == .seconds(2)
+        /// ```
         public func distance(to other: SchedulerTimeType) -> Stride {
             let from = dispatchTime.uptimeNanoseconds
             let to = other.dispatchTime.uptimeNanoseconds
             if to >= from {
-                return Stride(nanoseconds: Int64(clamping: to - from))
+                return Stride(nanoseconds: Int(clamping: to - from))
             }
-            return Stride(nanoseconds: -Int64(clamping: from - to))
+            return Stride(nanoseconds: -Int(clamping: from - to))
         }
 
-        /// The time `n` later (or earlier, for a negative `n`), clamped to the representable range.
+        /// The time `n` later (or earlier, for a negative `n`). A time past the last one Dispatch
+        /// can hold is `DispatchTime.distantFuture`; a time before the first is the first.
+        ///
+        /// ```swift
+        /// let later = DispatchQueue.main.now.advanced(by: .milliseconds(500))
+        /// ```
         public func advanced(by n: Stride) -> SchedulerTimeType {
             let base = dispatchTime.uptimeNanoseconds
-            let moved: UInt64
             if n.magnitude >= 0 {
                 let (sum, overflow) = base.addingReportingOverflow(UInt64(n.magnitude))
-                moved = overflow ? UInt64.max : sum
-            } else {
-                let back = n.magnitude == .min ? UInt64(Int64.max) + 1 : UInt64(-n.magnitude)
-                moved = base > back ? base - back : 1
+                return SchedulerTimeType(overflow ? .distantFuture : DispatchTime(uptimeNanoseconds: sum))
             }
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: moved))
+            let back = UInt64(n.magnitude.magnitude)
+            // An uptime of zero would read as "now" to Dispatch, so one nanosecond is the earliest time.
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: base > back ? base - back : 1))
         }
 
         /// Hashes the time.
@@ -91,7 +101,8 @@ extension DispatchQueue: Scheduler {
             try container.encode(dispatchTime.uptimeNanoseconds)
         }
 
-        /// A queue's interval: a signed count of nanoseconds. Literals mean seconds.
+        /// A queue's interval: a signed count of nanoseconds. Literals and `init?(exactly:)` mean
+        /// seconds, as in Combine; it encodes as `{"_nanoseconds": n}`.
         ///
         /// ```swift
         /// let debounce: DispatchQueue.SchedulerTimeType.Stride = 0.8        // seconds
@@ -100,18 +111,33 @@ extension DispatchQueue: Scheduler {
         public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric,
             ExpressibleByFloatLiteral, Hashable, Codable, Sendable
         {
-            /// The interval in nanoseconds.
-            public var magnitude: Int64
+            /// The interval's type: a signed count of nanoseconds, as in Combine.
+            public typealias Magnitude = Int
+
+            /// The interval in nanoseconds (negative for an interval backwards).
+            ///
+            /// ```swift
+            /// DispatchQueue.SchedulerTimeType.Stride.milliseconds(2).magnitude == 2_000_000
+            /// ```
+            public var magnitude: Int
+
+            private enum CodingKeys: String, CodingKey {
+                case magnitude = "_nanoseconds"
+            }
 
             /// An interval of `nanoseconds` nanoseconds.
+            ///
+            /// ```swift
+            /// let stride = DispatchQueue.SchedulerTimeType.Stride(nanoseconds: 1_500)
+            /// ```
             @inlinable
-            public init(nanoseconds: Int64) {
+            public init(nanoseconds: Int) {
                 magnitude = nanoseconds
             }
 
             /// The interval as a `DispatchTimeInterval`.
             public var timeInterval: DispatchTimeInterval {
-                .nanoseconds(Int(clamping: magnitude))
+                .nanoseconds(magnitude)
             }
 
             /// Converts a `DispatchTimeInterval` (`.never` is the largest interval).
@@ -149,10 +175,14 @@ extension DispatchQueue: Scheduler {
                 self = .seconds(value)
             }
 
-            /// An exact integer number of nanoseconds, if `source` is one.
+            /// `source` seconds, if it fits in an `Int` (longer intervals saturate, as `.seconds` does).
+            ///
+            /// ```swift
+            /// DispatchQueue.SchedulerTimeType.Stride(exactly: 2 as UInt64) == .seconds(2)
+            /// ```
             public init?<T: BinaryInteger>(exactly source: T) {
-                guard let nanoseconds = Int64(exactly: source) else { return nil }
-                magnitude = nanoseconds
+                guard let seconds = Int(exactly: source) else { return nil }
+                self = .seconds(seconds)
             }
 
             /// `s` whole seconds, clamped.
@@ -162,9 +192,9 @@ extension DispatchQueue: Scheduler {
             public static func seconds(_ s: Double) -> Stride {
                 let nanoseconds = s * 1_000_000_000
                 if nanoseconds.isNaN { return .zero }
-                if nanoseconds >= Double(Int64.max) { return Stride(nanoseconds: .max) }
-                if nanoseconds <= Double(Int64.min) { return Stride(nanoseconds: .min) }
-                return Stride(nanoseconds: Int64(nanoseconds.rounded()))
+                if nanoseconds >= Double(Int.max) { return Stride(nanoseconds: .max) }
+                if nanoseconds <= Double(Int.min) { return Stride(nanoseconds: .min) }
+                return Stride(nanoseconds: Int(nanoseconds.rounded()))
             }
 
             /// `ms` milliseconds, clamped.
@@ -173,12 +203,12 @@ extension DispatchQueue: Scheduler {
             /// `us` microseconds, clamped.
             public static func microseconds(_ us: Int) -> Stride { scaled(us, by: 1_000) }
 
-            /// `ns` nanoseconds, clamped.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: Int64(clamping: ns)) }
+            /// `ns` nanoseconds.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
 
-            /// `value * factor` nanoseconds, clamped to `Int64`.
-            static func scaled(_ value: Int, by factor: Int64) -> Stride {
-                let (product, overflow) = Int64(clamping: value).multipliedReportingOverflow(by: factor)
+            /// `value * factor` nanoseconds, clamped to `Int`.
+            static func scaled(_ value: Int, by factor: Int) -> Stride {
+                let (product, overflow) = value.multipliedReportingOverflow(by: factor)
                 if overflow { return Stride(nanoseconds: value < 0 ? .min : .max) }
                 return Stride(nanoseconds: product)
             }
@@ -216,7 +246,7 @@ extension DispatchQueue: Scheduler {
             /// let twice = DispatchQueue.SchedulerTimeType.Stride.seconds(1) * 2
             /// ```
             public static func * (lhs: Stride, rhs: Int) -> Stride {
-                let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: Int64(clamping: rhs))
+                let (product, overflow) = lhs.magnitude.multipliedReportingOverflow(by: rhs)
                 if overflow { return Stride(nanoseconds: (lhs.magnitude < 0) != (rhs < 0) ? .min : .max) }
                 return Stride(nanoseconds: product)
             }
