@@ -61,10 +61,12 @@ struct NotificationCenterPublisherTests {
 
     @Test func cancelRemovesTheObserverAndReleasesTheSubscriber() throws {
         weak var weakSubscriber: TestSubscriber<Notification, Never>?
+        weak var weakSubscription: AnyObject?
         do {
             let subscriber = TestSubscriber<Notification, Never>()
             weakSubscriber = subscriber
             center.publisher(for: saved).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
         }
         // Until it cancels, the center keeps the observer and so the subscriber.
         center.post(name: saved, object: nil)
@@ -76,6 +78,7 @@ struct NotificationCenterPublisherTests {
             #expect(subscriber.values.count == 1)
         }
         #expect(weakSubscriber == nil)
+        #expect(weakSubscription == nil)  // the center let go of the observer's block
     }
 
     @Test func cancelInsideReceiveStopsFurtherDelivery() {
