@@ -54,7 +54,8 @@ extension NotificationCenter {
 
         /// Adds an observer for `subscriber`, then sends it the subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
-            subscriber.receive(subscription: NotificationSubscription(center: center, name: name, object: object, downstream: subscriber))
+            subscriber.receive(
+                subscription: NotificationSubscription(center: center, name: name, object: object, downstream: subscriber))
         }
     }
 }
