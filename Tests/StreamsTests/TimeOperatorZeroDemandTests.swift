@@ -9,7 +9,7 @@ import Testing
         ManualUpstream(failure: .oops) { $0 }
     }
 
-    /// Operators that hand `.none` straight to their upstream, with how long a value takes.
+    /// Operators that hand `.none` straight to their upstream.
     static let forwarding:
         [(String, @Sendable (ManualUpstream<Int, TestError>, TestScheduler) -> AnyPublisher<String, any Error>)] = [
             ("receive(on:)", { $0.receive(on: $1).contract() }),
