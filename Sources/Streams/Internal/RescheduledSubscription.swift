@@ -161,7 +161,6 @@ final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         lock.withLockUnchecked { status }.request(demand)
     }
 

@@ -240,7 +240,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
+        // `.none` adds nothing; it must not count as the first request that asks for `.unlimited`.
+        guard demand > 0 else { return }
         let (upstream, upstreamDemand, waiting) = lock.withLockUnchecked {
             () -> (SubscriptionStatus, Subscribers.Demand, Bool) in
             self.demand += demand

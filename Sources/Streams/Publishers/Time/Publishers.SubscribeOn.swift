@@ -122,7 +122,6 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         guard let upstream = lock.withLockUnchecked({ status.subscription }) else { return }
         scheduler.schedule(options: options) { [self] in
             withExtendedLifetime(self) { upstream.request(demand) }

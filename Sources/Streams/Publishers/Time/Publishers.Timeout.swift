@@ -204,7 +204,6 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
         let (upstream, first) = lock.withLockUnchecked { () -> (SubscriptionStatus, Bool) in
             defer { requested = true }
             return (status, !requested)

@@ -1,0 +1,107 @@
+import Streams
+import StreamsTesting
+import Testing
+
+/// COMBINE-EDGES G5 for the time operators: `request(.none)` is accepted, never a trap, and the
+/// operator still delivers after a later real request.
+@Suite struct TimeOperatorZeroDemandTests {
+    private static func ints() -> ManualUpstream<Int, TestError> {
+        ManualUpstream(failure: .oops) { $0 }
+    }
+
+    /// Operators that hand `.none` straight to their upstream.
+    static let forwarding:
+        [(String, @Sendable (ManualUpstream<Int, TestError>, TestScheduler) -> AnyPublisher<String, any Error>)] = [
+            ("receive(on:)", { $0.receive(on: $1).contract() }),
+            ("delay", { $0.delay(for: .seconds(1), scheduler: $1).contract() }),
+            ("timeout", { $0.timeout(.seconds(100), scheduler: $1).contract() }),
+            ("measureInterval", { $0.measureInterval(using: $1).map { _ in 0 }.contract() }),
+        ]
+
+    @Test(arguments: forwarding.map(\.0))
+    func zeroDemandIsForwardedUpstream(_ name: String) throws {
+        let build = try #require(Self.forwarding.first { $0.0 == name }?.1)
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<String, any Error>(initialDemand: nil)
+        build(upstream, scheduler).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        #expect(upstream.subscriptions.last?.requests == [Subscribers.Demand.none])
+        subscription.request(.max(1))
+        #expect(upstream.subscriptions.last?.requests == [.none, .max(1)])
+        upstream.send(7)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.count == 1)
+    }
+
+    @Test func subscribeOnSchedulesZeroDemand() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.subscribe(on: scheduler).subscribe(subscriber)
+        scheduler.advance()
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        #expect(upstream.subscriptions.last?.requests == [])
+        scheduler.advance()
+        #expect(upstream.subscriptions.last?.requests == [Subscribers.Demand.none])
+        subscription.request(.max(1))
+        scheduler.advance()
+        #expect(upstream.subscriptions.last?.requests == [.none, .max(1)])
+        upstream.send(7)
+        #expect(subscriber.values == [7])
+    }
+
+    @Test func debounceAddsNothingToItsDemand() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        #expect(upstream.subscriptions.last?.requests == [.unlimited])
+        // Still no demand: the settled value is dropped.
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
+        subscription.request(.max(1))
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func throttleIgnoresZeroDemand() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        #expect(upstream.subscriptions.last?.requests == [.unlimited])
+        // Still no demand: the value is dropped.
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values.isEmpty)
+        subscription.request(.max(1))
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [2])
+    }
+
+    @Test func collectByTimeAddsNothingAndDoesNotAskUpstream() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        #expect(upstream.subscriptions.last?.requests == [])
+        subscription.request(.max(1))
+        #expect(upstream.subscriptions.last?.requests == [.unlimited])
+        upstream.send(1)
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[1, 2]])
+    }
+}
