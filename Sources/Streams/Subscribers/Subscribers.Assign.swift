@@ -113,7 +113,6 @@ extension Subscribers {
                 }
                 return (status, target)
             }
-            withExtendedLifetime(taken.1) {}
             taken.0.cancel()
         }
 
