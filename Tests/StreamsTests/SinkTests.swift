@@ -89,18 +89,6 @@ struct SinkTests {
         #expect(first.cancels == 1)
     }
 
-    @Test func cancelBeforeSubscriptionCancelsTheLaterOne() {
-        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
-        sink.cancel()
-        let requests = Log<Subscribers.Demand>()
-        let cancels = Log<Void>()
-        PassthroughSubject<Int, Never>()
-            .handleEvents(receiveCancel: { cancels.append(()) }, receiveRequest: { requests.append($0) })
-            .subscribe(sink)
-        #expect(requests.items.isEmpty)
-        #expect(cancels.items.count == 1)
-    }
-
     @Test func reentrantCancelFromReceiveValue() {
         let subject = PassthroughSubject<Int, Never>()
         let values = Log<Int>()

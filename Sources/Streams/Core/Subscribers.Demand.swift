@@ -234,15 +234,11 @@ extension Subscribers {
 
         // MARK: Codable
 
-        /// Decodes the demand from its raw count.
+        /// Decodes the demand from its raw count; as in Combine, any count above `Int.max` is
+        /// `.unlimited` and a negative one fails.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            let raw = try container.decode(UInt.self)
-            guard raw <= Demand.unlimitedRawValue else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "\(raw) is above the largest demand")
-            }
-            rawValue = raw
+            rawValue = min(try container.decode(UInt.self), Demand.unlimitedRawValue)
         }
 
         /// Encodes the demand as its raw count.

@@ -101,9 +101,12 @@ extension Subscribers {
         }
 
         /// Cancels the subscription and releases the object.
+        ///
+        /// Before any subscription it does nothing, as in Combine: the object is kept.
         @inlinable
         public func cancel() {
             let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Root?) in
+                if case .awaitingSubscription = status { return (status, nil) }
                 defer {
                     status = .terminal
                     target = nil

@@ -40,7 +40,8 @@ extension Subscribers {
     /// values and the completion.
     ///
     /// Usually made by `sink(receiveCompletion:receiveValue:)`. A second subscription is
-    /// cancelled; input after the completion or after `cancel()` is ignored.
+    /// cancelled; input after the completion or after `cancel()` is ignored. As in Combine, input
+    /// before any subscription is delivered, and `cancel()` before one does nothing.
     ///
     /// ```swift
     /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
@@ -150,12 +151,13 @@ extension Subscribers {
         /// Calls the completion closure once, then releases both closures.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let subscribed = lock.withLockUnchecked { () -> Bool in
-                guard case .subscribed = status else { return false }
+            // As in Combine, a completion counts before any subscription too.
+            let first = lock.withLockUnchecked { () -> Bool in
+                if case .terminal = status { return false }
                 status = .terminal
                 return true
             }
-            guard subscribed else { return }
+            guard first else { return }
             let previous = gate.close()
             guard previous != .closed else { return }
             // A delivery under way (a completion sent from inside the value closure) keeps the
@@ -167,12 +169,18 @@ extension Subscribers {
         }
 
         /// Cancels the subscription and releases both closures; later calls do nothing.
+        ///
+        /// Before any subscription it does nothing, as in Combine: the closures are kept and a
+        /// later subscription is still accepted.
         @inlinable
         public func cancel() {
             let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
-                defer { status = .terminal }
-                return status
+                let previous = status
+                if case .awaitingSubscription = previous { return previous }
+                status = .terminal
+                return previous
             }
+            if case .awaitingSubscription = upstream { return }
             if gate.close() == .open {
                 release()
             }
