@@ -53,29 +53,19 @@ import Testing
         #expect(subscriber.values == [7])
     }
 
-    @Test func debounceAddsNothingToItsDemand() throws {
-        let scheduler = TestScheduler()
-        let upstream = Self.ints()
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
-        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
-        let subscription = try #require(subscriber.subscription)
-        subscription.request(.none)
-        #expect(upstream.subscriptions.last?.requests == [.unlimited])
-        // Still no demand: the settled value is dropped.
-        upstream.send(1)
-        scheduler.advance(by: .seconds(1))
-        #expect(subscriber.values.isEmpty)
-        subscription.request(.max(1))
-        upstream.send(2)
-        scheduler.advance(by: .seconds(1))
-        #expect(subscriber.values == [2])
-    }
+    /// Operators that ask upstream for everything at once: `.none` adds nothing to their demand.
+    static let eager: [(String, @Sendable (ManualUpstream<Int, TestError>, TestScheduler) -> AnyPublisher<Int, TestError>)] = [
+        ("debounce", { $0.debounce(for: .seconds(1), scheduler: $1).eraseToAnyPublisher() }),
+        ("throttle", { $0.throttle(for: .seconds(1), scheduler: $1, latest: true).eraseToAnyPublisher() }),
+    ]
 
-    @Test func throttleIgnoresZeroDemand() throws {
+    @Test(arguments: eager.map(\.0))
+    func zeroDemandAddsNothing(_ name: String) throws {
+        let build = try #require(Self.eager.first { $0.0 == name }?.1)
         let scheduler = TestScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
-        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        build(upstream, scheduler).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         subscription.request(.none)
         #expect(upstream.subscriptions.last?.requests == [.unlimited])
