@@ -1,6 +1,6 @@
 /// The subscription behind the operators that map each upstream value to at most one value and
 /// may end the stream early: `tryMap`, `tryFilter`, `tryCompactMap`, `scan`, `tryScan`,
-/// `removeDuplicates`, `dropFirst`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...
+/// `removeDuplicates`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...
 ///
 /// `step` decides what happens to each value (see ``StageStep``); it may keep per-subscription
 /// state in what it captures, since upstream never calls `receive(_:)` concurrently. Demand
@@ -159,7 +159,11 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
-        lock.withLockUnchecked { status }.request(demand)
+        let status = lock.withLockUnchecked { () -> SubscriptionStatus in self.status }
+        if case .awaitingSubscription = status, kind.isFilterFamily {
+            preconditionFailure("Invalid state: Received request before sending subscription")
+        }
+        status.request(demand)
     }
 
     @inlinable
@@ -198,7 +202,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             return Mirror(
                 self,
                 children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
-        case .tryMap, .output, .dropFirst, .dropWhile, .tryDropWhile, .measureInterval:
+        case .tryMap, .output, .dropWhile, .tryDropWhile, .measureInterval:
             return Mirror(self, children: [])
         }
     }
