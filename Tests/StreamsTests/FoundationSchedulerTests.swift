@@ -195,4 +195,37 @@ struct FoundationSchedulerTests {
         cancellable.cancel()
         #expect(ticks.items.count >= 2)
     }
+
+    @Test func aDroppedTimerConnectionKeepsTheTimerRunning() {
+        let dates = Log<Date>()
+        let timer = Timer.publish(every: 0.001, on: .current, in: .default)
+        let subscription = timer.sink { dates.append($0) }
+        // As in Combine, what connect() returns is not an AnyCancellable: dropping it does not
+        // stop the timer.
+        var connection: (any Cancellable)? = timer.connect()
+        #expect(!(connection is AnyCancellable))
+        let stop = connection
+        connection = nil
+        runCurrentRunLoop { dates.items.count >= 2 }
+        #expect(dates.items.count >= 2)
+        stop?.cancel()
+        subscription.cancel()
+    }
+
+    @Test func timerPublishObjectsAreNotReflectable() throws {
+        let timer = Timer.publish(every: 1, tolerance: 0.5, on: .current, in: .default)
+        // Combine drops the tolerance (its publisher's `tolerance` is nil); Streams keeps it.
+        #expect(timer.tolerance == 0.5)
+        let subscriber = TestSubscriber<Date, Never>(initialDemand: nil)
+        timer.subscribe(subscriber)
+        let connection = timer.connect()
+        defer { connection.cancel() }
+        for object in [try #require(subscriber.subscription) as Any, connection as Any] {
+            #expect(!(object is any CustomStringConvertible))
+            #expect(!(object is any CustomDebugStringConvertible))
+            #expect(!(object is any CustomReflectable))
+            #expect(!(object is any CustomPlaygroundDisplayConvertible))
+            #expect(!(object is NSObject))
+        }
+    }
 }

@@ -4,7 +4,7 @@
 /// those edges, never on the value path of a subscribed stage.
 @usableFromInline
 enum StageKind: Sendable {
-    case tryMap, tryScan, output, dropFirst, dropWhile, tryDropWhile, encode, decode, measureInterval
+    case tryMap, tryScan, output, dropWhile, tryDropWhile, encode, decode, measureInterval
     // Combine's filter family: one "producer" inner with stricter rules.
     case tryFilter, tryCompactMap, removeDuplicates, tryRemoveDuplicates, prefixWhile, tryPrefixWhile
 
@@ -15,7 +15,6 @@ enum StageKind: Sendable {
         case .tryMap: "TryMap"
         case .tryScan: "TryScan"
         case .output: "Output"
-        case .dropFirst: "Drop"
         case .dropWhile: "DropWhile"
         case .tryDropWhile: "TryDropWhile"
         case .encode: "Encode"
@@ -44,7 +43,7 @@ enum StageKind: Sendable {
     @usableFromInline
     var trapsOnZeroDemand: Bool {
         switch self {
-        case .dropFirst, .dropWhile, .tryDropWhile: true
+        case .dropWhile, .tryDropWhile: true
         default: isFilterFamily
         }
     }

@@ -1,11 +1,11 @@
 /// The subscription behind the operators that map each upstream value to at most one value and
 /// may end the stream early: `tryMap`, `tryFilter`, `tryCompactMap`, `scan`, `tryScan`,
-/// `removeDuplicates`, `dropFirst`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...
+/// `removeDuplicates`, `drop(while:)`, `prefix`, `prefix(while:)`, `decode`, `encode`, ...
 ///
 /// `step` decides what happens to each value (see ``StageStep``); it may keep per-subscription
 /// state in what it captures, since upstream never calls `receive(_:)` concurrently. Demand
-/// passes through; a dropped value asks upstream for one more. The lock guards only the status
-/// and the references: `step` and the downstream always run outside it.
+/// passes through; a dropped value asks upstream for one more. The lock guards only the
+/// ``StageStateMachine``: `step` and the downstream always run outside it.
 ///
 /// `kind` carries Combine's per-operator rules at the edges: see ``StageKind``. A `cancel()`
 /// before the upstream subscription is a no-op (the late subscription is accepted), except in
@@ -36,6 +36,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         }
     }
 
+    /// Read outside the lock on the edges; the machine keeps its own copy.
     @usableFromInline
     let kind: StageKind
     /// Reads the operator's running state (`last`, `result`) for the mirror.
@@ -43,20 +44,10 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     let state: (() -> Any)?
     @usableFromInline
     let lock = Lock()
-
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    /// Set while subscribed; nil before the subscription and once the stage has completed or
-    /// been cancelled, so that the value path of a subscribed stage reads one field.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var core: Core?
-    /// The core while the stage awaits its subscription.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var waitingCore: Core?
+    var machine: StageStateMachine<Core>
 
     @inlinable
     init(
@@ -68,19 +59,12 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     ) {
         self.kind = kind
         self.state = state
-        waitingCore = Core(downstream: downstream, step: step, mapFailure: mapFailure)
+        machine = StageStateMachine(kind: kind, core: Core(downstream: downstream, step: step, mapFailure: mapFailure))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, let waitingCore else { return false }
-            status = .subscribed(subscription)
-            core = waitingCore
-            self.waitingCore = nil
-            return true
-        }
-        guard accepted, let core = lock.withLockUnchecked({ core }) else {
+        guard let core = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -89,7 +73,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ core }) else { return receiveBeforeSubscription(input) }
+        guard let core = lock.withLockUnchecked({ machine.subscribedCore }) else { return receiveBeforeSubscription(input) }
         return process(input, with: core)
     }
 
@@ -98,7 +82,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     @inline(never)
     func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ waitingCore }) else { return .none }
+        guard let core = lock.withLockUnchecked({ machine.waitingCore }) else { return .none }
         precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
         if kind.ignoresValuesBeforeSubscription { return .none }
         return process(input, with: core)
@@ -125,56 +109,43 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let (current, early) = lock.withLockUnchecked { () -> (Core?, Bool) in
-            switch status {
-            case .awaitingSubscription:
-                return (nil, waitingCore != nil)
-            case .terminal:
-                return (nil, false)
-            case .subscribed:
-                status = .terminal
-                defer { self.core = nil }
-                return (self.core, false)
-            }
+        switch lock.withLockUnchecked({ machine.receiveCompletion() }) {
+        case .forward(let core):
+            core.downstream.receive(completion: completion.mapError(core.mapFailure))
+        case .ignore:
+            break
+        case .trap:
+            preconditionFailure("Invalid state: Received completion before receiving subscription")
         }
-        precondition(!early || !kind.isFilterFamily, "Invalid state: Received completion before receiving subscription")
-        guard let core = current else { return }
-        core.downstream.receive(completion: completion.mapError(core.mapFailure))
     }
 
     /// Cancels upstream and sends `completion`, unless already terminated.
     @inlinable
     func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = lock.withLockUnchecked { () -> (any Subscription, Core)? in
-            guard case .subscribed(let subscription) = status, let core else { return nil }
-            status = .terminal
-            self.core = nil
-            return (subscription, core)
-        }
-        guard let (subscription, core) = taken else { return }
-        subscription.cancel()
+        guard let (upstream, core) = lock.withLockUnchecked({ machine.end() }) else { return }
+        upstream.cancel()
         core.downstream.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
-        lock.withLockUnchecked { status }.request(demand)
+        switch lock.withLockUnchecked({ machine.request() }) {
+        case .forward(let upstream):
+            upstream.request(demand)
+        case .ignore:
+            break
+        case .trap:
+            preconditionFailure("Invalid state: Received request before sending subscription")
+        }
     }
 
     @inlinable
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
-            if case .awaitingSubscription = status, !kind.isFilterFamily { return (status, nil) }
-            defer {
-                waitingCore = nil
-                status = .terminal
-                core = nil
-            }
-            return (status, core ?? waitingCore)
-        }
-        taken.0.cancel()
+        let (upstream, released) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
+        withExtendedLifetime(released) {}
     }
 
     @usableFromInline
@@ -182,9 +153,8 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @usableFromInline
     var customMirror: Mirror {
-        let (downstream, upstream, finished) = lock.withLockUnchecked {
-            ((core ?? waitingCore)?.downstream, status.subscription, core == nil && waitingCore == nil)
-        }
+        let (core, upstream) = lock.withLockUnchecked { (machine.subscribedCore ?? machine.waitingCore, machine.upstream) }
+        let (downstream, finished) = (core?.downstream, core == nil)
         let state = state?()
         switch kind {
         case .tryFilter, .tryCompactMap, .prefixWhile, .tryPrefixWhile:
@@ -198,7 +168,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             return Mirror(
                 self,
                 children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
-        case .tryMap, .output, .dropFirst, .dropWhile, .tryDropWhile, .measureInterval:
+        case .tryMap, .output, .dropWhile, .tryDropWhile, .measureInterval:
             return Mirror(self, children: [])
         }
     }

@@ -40,23 +40,14 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; each subscription drops its own first values.
+        ///
+        /// As in Combine, the subscriber receives its subscription before the upstream is
+        /// subscribed, and a negative `count` traps once the upstream's subscription arrives.
         @inlinable
-        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            // As in Combine, a negative count is accepted here and traps once subscribed.
-            precondition(count >= 0, "count must not be negative")
-            var remaining = count
-            upstream.receive(
-                subscriber:
-                    StageSubscription<Output, Failure, S>(
-                        kind: .dropFirst, downstream: subscriber, mapFailure: { $0 },
-                        step: { input in
-                            guard remaining == 0 else {
-                                remaining -= 1
-                                return .drop
-                            }
-                            return .emit(input)
-                        }))
+            let subscription = DropFirstSubscription(count: count, downstream: subscriber)
+            subscriber.receive(subscription: subscription)
+            upstream.subscribe(subscription)
         }
     }
 }

@@ -73,7 +73,7 @@ extension Foundation.Timer {
         /// Attaches `subscriber`; it receives the ticks after `connect()`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            subject.receive(subscriber: subscriber)
+            subject.receive(subscriber: TimerPublisherSubscriber(subscriber))
         }
 
         /// Starts the timer, whose first tick comes one interval later (as on Apple platforms;
@@ -92,11 +92,7 @@ extension Foundation.Timer {
             }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
-            let invalidate = UncheckedAction { timer.invalidate() }
-            return AnyCancellable {
-                invalidate.run()
-                tick.release()
-            }
+            return TimerPublisherConnection(timer: timer, tick: tick)
         }
     }
 }

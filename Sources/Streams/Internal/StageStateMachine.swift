@@ -1,0 +1,127 @@
+/// The state of a ``StageSubscription``: a value with no lock and no callouts. Each event
+/// updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases (COMBINE-EDGES G4):
+/// - `awaitingSubscription(core)`: the upstream has not sent its subscription. A `cancel()`
+///   here is a no-op (the late subscription is still accepted), except in the filter family,
+///   where it ends the stage.
+/// - `subscribed(upstream, core)`: values go through `core`'s step; requests go upstream.
+/// - `terminal`: completed or cancelled; the core (downstream and closures) has been let go and
+///   everything is ignored.
+///
+/// `Core` is what the stage holds while it is live, handed out of the lock as one reference.
+@usableFromInline
+struct StageStateMachine<Core: AnyObject> {
+    @usableFromInline
+    enum Phase {
+        case awaitingSubscription(Core)
+        case subscribed(upstream: any Subscription, Core)
+        case terminal
+    }
+
+    @usableFromInline
+    var phase: Phase
+    @usableFromInline
+    let kind: StageKind
+
+    @inlinable
+    init(kind: StageKind, core: Core) {
+        self.kind = kind
+        phase = .awaitingSubscription(core)
+    }
+
+    /// The upstream's subscription: the core to hand the stage downstream with, or nil when the
+    /// subscription must be cancelled (a second one, or one after the end).
+    @inlinable
+    mutating func receiveSubscription(_ subscription: any Subscription) -> Core? {
+        guard case .awaitingSubscription(let core) = phase else { return nil }
+        phase = .subscribed(upstream: subscription, core)
+        return core
+    }
+
+    /// The core a value goes through, while subscribed: the value path reads only this.
+    @inlinable
+    var subscribedCore: Core? {
+        if case .subscribed(_, let core) = phase { core } else { nil }
+    }
+
+    /// The core while the upstream subscription is awaited.
+    @inlinable
+    var waitingCore: Core? {
+        if case .awaitingSubscription(let core) = phase { core } else { nil }
+    }
+
+    @usableFromInline
+    enum CompletionAction {
+        /// Send the completion through this core; the stage has ended.
+        case forward(Core)
+        case ignore
+        /// A completion before the subscription, where Combine traps (the filter family).
+        case trap
+    }
+
+    @inlinable
+    mutating func receiveCompletion() -> CompletionAction {
+        switch phase {
+        case .awaitingSubscription:
+            return kind.isFilterFamily ? .trap : .ignore
+        case .subscribed(_, let core):
+            phase = .terminal
+            return .forward(core)
+        case .terminal:
+            return .ignore
+        }
+    }
+
+    /// The stage ends on its own (its step finished or failed): the upstream to cancel and the
+    /// core to complete through, unless it has already ended.
+    @inlinable
+    mutating func end() -> (upstream: any Subscription, core: Core)? {
+        guard case .subscribed(let upstream, let core) = phase else { return nil }
+        phase = .terminal
+        return (upstream, core)
+    }
+
+    @usableFromInline
+    enum RequestAction {
+        case forward(any Subscription)
+        case ignore
+        /// A request before the subscription was sent, where Combine traps (the filter family).
+        case trap
+    }
+
+    @inlinable
+    func request() -> RequestAction {
+        switch phase {
+        case .awaitingSubscription:
+            return kind.isFilterFamily ? .trap : .ignore
+        case .subscribed(let upstream, _):
+            return .forward(upstream)
+        case .terminal:
+            return .ignore
+        }
+    }
+
+    /// A downstream cancel: the upstream to cancel, if subscribed, and the core let go of, to be
+    /// released outside the lock.
+    @inlinable
+    mutating func cancel() -> (upstream: (any Subscription)?, released: Core?) {
+        switch phase {
+        case .awaitingSubscription(let core):
+            guard kind.isFilterFamily else { return (nil, nil) }
+            phase = .terminal
+            return (nil, core)
+        case .subscribed(let upstream, let core):
+            phase = .terminal
+            return (upstream, core)
+        case .terminal:
+            return (nil, nil)
+        }
+    }
+
+    /// The upstream subscription while subscribed, for the mirror.
+    @inlinable
+    var upstream: (any Subscription)? {
+        if case .subscribed(let upstream, _) = phase { upstream } else { nil }
+    }
+}

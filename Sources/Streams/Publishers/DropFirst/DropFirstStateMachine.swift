@@ -1,0 +1,106 @@
+/// The state of a ``DropFirstSubscription``: a value with no lock and no callouts. Each event
+/// updates it and says what the subscription must do once the lock is released.
+///
+/// Phases (COMBINE-EDGES §17):
+/// - `awaitingUpstream(pending)`: the downstream already holds the subscription; its requests
+///   add up in `pending`. The upstream subscription → `subscribed`, asking it for `pending`
+///   plus the values still to drop. A `cancel()` here changes nothing (Combine's rule: the late
+///   subscription is still accepted).
+/// - `subscribed(upstream)`: requests go straight upstream.
+/// - `terminated`: completed or cancelled; everything is ignored and the downstream let go.
+///
+/// `remaining` counts the values still to drop, also before the upstream subscription: the
+/// downstream has its subscription by then, so such a value is legal and counted.
+@usableFromInline
+struct DropFirstStateMachine {
+    @usableFromInline
+    enum Phase {
+        case awaitingUpstream(pending: Subscribers.Demand)
+        case subscribed(upstream: any Subscription)
+        case terminated
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingUpstream(pending: .none)
+    @usableFromInline
+    var remaining: Int
+
+    @inlinable
+    init(count: Int) {
+        remaining = count
+    }
+
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// Keep it, and ask it for this demand (`.none`: ask nothing).
+        case request(Subscribers.Demand)
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+    }
+
+    @inlinable
+    mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingUpstream(let pending) = phase else { return .cancel }
+        precondition(remaining >= 0, "count must not be negative")
+        phase = .subscribed(upstream: subscription)
+        return .request(pending + remaining)
+    }
+
+    /// What to do with a value from upstream.
+    @usableFromInline
+    enum ValueAction {
+        case forward
+        /// Dropped: the upstream was asked for it in advance, so nothing is asked in return.
+        case drop
+        case ignore
+    }
+
+    @inlinable
+    mutating func receiveValue() -> ValueAction {
+        if case .terminated = phase { return .ignore }
+        guard remaining == 0 else {
+            remaining -= 1
+            return .drop
+        }
+        return .forward
+    }
+
+    /// A completion: forwarded unless terminated (`true`), then everything ends.
+    @inlinable
+    mutating func receiveCompletion() -> Bool {
+        if case .terminated = phase { return false }
+        phase = .terminated
+        return true
+    }
+
+    /// A downstream request: the subscription to forward it to, if subscribed; accumulated while
+    /// the upstream subscription is awaited.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+        switch phase {
+        case .awaitingUpstream(let pending):
+            phase = .awaitingUpstream(pending: pending + demand)
+            return nil
+        case .subscribed(let upstream):
+            return upstream
+        case .terminated:
+            return nil
+        }
+    }
+
+    /// A downstream cancel: the subscription to cancel, if subscribed. `ended` tells whether the
+    /// stage ended (a cancel before the upstream subscription does not end it).
+    @inlinable
+    mutating func cancel() -> (upstream: (any Subscription)?, ended: Bool) {
+        switch phase {
+        case .awaitingUpstream:
+            return (nil, false)
+        case .subscribed(let upstream):
+            phase = .terminated
+            return (upstream, true)
+        case .terminated:
+            return (nil, false)
+        }
+    }
+}

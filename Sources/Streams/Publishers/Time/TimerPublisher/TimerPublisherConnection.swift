@@ -1,0 +1,20 @@
+import Foundation
+
+/// What `Timer.TimerPublisher.connect()` returns: cancelling it stops the timer.
+///
+/// As in Combine, it is a plain `Cancellable`, not an `AnyCancellable`: dropping it does not stop
+/// the timer, and it conforms to none of the reflection protocols.
+final class TimerPublisherConnection: Cancellable, @unchecked Sendable {
+    private let timer: Foundation.Timer
+    private let tick: TimerAction
+
+    init(timer: Foundation.Timer, tick: TimerAction) {
+        self.timer = timer
+        self.tick = tick
+    }
+
+    func cancel() {
+        timer.invalidate()
+        tick.release()
+    }
+}
