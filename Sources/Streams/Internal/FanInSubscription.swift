@@ -122,6 +122,10 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             let replenish = outlet.lock.withLockUnchecked { machine.deliveredZipped(returned) }
             request(replenish.demand, from: replenish.rows, except: replenish.except)
             demand = replenish.returned
+        } else if let returned, returned > 0 {
+            // Delivered while another thread's delivery was still open (it let the turn go but
+            // has not closed it yet): ask every upstream, as for any request.
+            forward(returned)
         }
         if let finish {
             for upstream in finish { upstream.cancel() }
