@@ -136,9 +136,9 @@ struct FanInStateMachine {
         switch phase {
         case .active(var table):
             phase = .modifying
-            let complete = table.recordLatest(value, at: index)
+            let latest = table.recordLatest(value, at: index) ? table.latest : nil
             phase = .active(table)
-            return complete ? table.latest : nil
+            return latest
         case .subscribing, .terminated:
             return nil
         case .modifying:
