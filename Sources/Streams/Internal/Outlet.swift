@@ -106,10 +106,19 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// serial step as its delivery (`combineLatest`'s and `zip`'s tuples): `make` runs once this
     /// thread holds the turn (or re-entrantly, inside the delivery it is making), so that values
     /// are delivered in the order they were made. A nil from `make` sends nothing. `make` runs
-    /// with the outlet's lock held: it may take its operator's own lock (never the other way
-    /// round), but must not call out.
+    /// with the outlet's lock held: it may use state its operator keeps under that lock (the
+    /// fan-in operators keep their state machine there) or take its operator's own lock (never
+    /// the other way round), but must not call out.
+    ///
+    /// With `returningDemand`, the demand the downstream returns for this value, if this call
+    /// delivered it, is returned instead of being told to `onDemand` (`zip` returns it from the
+    /// upstream's `receive(_:)`); nil when the value was buffered, dropped or not made.
     @inlinable
-    func send(from source: Int = 0, dropWithoutDemand: Bool = false, making make: () -> Input?) {
+    @discardableResult
+    func send(
+        from source: Int = 0, dropWithoutDemand: Bool = false, returningDemand: Bool = false,
+        making make: () -> Input?
+    ) -> Subscribers.Demand? {
         let thread = ThreadIdentity.current
         var step = lock.withLockUnchecked { () -> SendStep in
             guard isOpen else { return .done }
@@ -132,7 +141,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
                 return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
             }
         }
-        finishSend(step, from: source)
+        guard returningDemand, case let .deliver(downstream, value) = step else {
+            finishSend(step, from: source)
+            return nil
+        }
+        let demand = downstream.receive(value)
+        drain(adding: demand, delivered: source, reporting: false)
+        return demand
     }
 
     /// What a send does once it has left the lock.
@@ -242,14 +257,17 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// Delivers what the buffer and demand allow, then the pending completion if it is due,
     /// then hands the turn to the next waiting thread or lets it go; runs only while holding
     /// the turn. `additional` is the demand the downstream returned for the value from `source`
-    /// it was just given, if any.
+    /// it was just given, if any; `reporting` false keeps it from `onDemand` (the caller has
+    /// taken it).
     @inlinable
-    func drain(adding additional: Subscribers.Demand, delivered source: Int?) {
+    func drain(adding additional: Subscribers.Demand, delivered source: Int?, reporting: Bool = true) {
         var additional = additional
         var delivered = source
+        var reporting = reporting
         while true {
             if let source = delivered { onDelivered?(source) }
-            if additional > 0 { onDemand?(additional) }
+            if additional > 0, reporting { onDemand?(additional) }
+            reporting = true
             let step = lock.withLockUnchecked { () -> DrainStep in
                 guard let downstream else {
                     turn.letGo()

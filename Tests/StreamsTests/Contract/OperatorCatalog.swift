@@ -360,13 +360,13 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("switchToLatest", .named("SwitchToLatest", children: none)) { h in
             h.upstream { Just($0).setFailureType(to: TestError.self) }.switchToLatest().contract()
         },
-        OperatorEntry("merge(with:)", .named("Merge", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("merge(with:)", .named("Merge", children: none)) { h in
             h.ints.merge(with: Empty()).contract()
         },
-        OperatorEntry("zip", .named("Zip", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("zip", .named("Zip", children: none)) { h in
             h.ints.zip((0..<1000).publisher.setFailureType(to: TestError.self)).contract()
         },
-        OperatorEntry("combineLatest", .named("CombineLatest", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("combineLatest", .named("CombineLatest", children: none)) { h in
             h.ints.combineLatest(Just(0).setFailureType(to: TestError.self)).contract()
         },
         OperatorEntry("drop(untilOutputFrom:)", .named("DropUntilOutput", children: none)) { h in

@@ -68,7 +68,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b, c) = (self.a, self.b, self.c)
-            CombiningSubscription(
+            FanInSubscription(
                 name: "CombineLatest", mode: .latest, count: 3, downstream: subscriber,
                 combine: { values in (values[0] as! A.Output, values[1] as! B.Output, values[2] as! C.Output) }
             ).start { combining in

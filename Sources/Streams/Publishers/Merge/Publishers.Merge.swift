@@ -47,9 +47,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b) = (self.a, self.b)
-            MergeSubscription(downstream: subscriber, count: 2).start { merge in
-                merge.attach(a, at: 0)
-                merge.attach(b, at: 1)
+            FanInSubscription(name: "Merge", mode: .merge, count: 2, downstream: subscriber, combine: nil).start { merge in
+                merge.attachMerged(a, at: 0)
+                merge.attachMerged(b, at: 1)
             }
         }
 

@@ -48,10 +48,10 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b, c) = (self.a, self.b, self.c)
-            MergeSubscription(downstream: subscriber, count: 3).start { merge in
-                merge.attach(a, at: 0)
-                merge.attach(b, at: 1)
-                merge.attach(c, at: 2)
+            FanInSubscription(name: "Merge", mode: .merge, count: 3, downstream: subscriber, combine: nil).start { merge in
+                merge.attachMerged(a, at: 0)
+                merge.attachMerged(b, at: 1)
+                merge.attachMerged(c, at: 2)
             }
         }
     }

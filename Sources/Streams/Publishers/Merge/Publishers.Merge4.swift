@@ -61,11 +61,11 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b, c, d) = (self.a, self.b, self.c, self.d)
-            MergeSubscription(downstream: subscriber, count: 4).start { merge in
-                merge.attach(a, at: 0)
-                merge.attach(b, at: 1)
-                merge.attach(c, at: 2)
-                merge.attach(d, at: 3)
+            FanInSubscription(name: "Merge", mode: .merge, count: 4, downstream: subscriber, combine: nil).start { merge in
+                merge.attachMerged(a, at: 0)
+                merge.attachMerged(b, at: 1)
+                merge.attachMerged(c, at: 2)
+                merge.attachMerged(d, at: 3)
             }
         }
     }

@@ -74,13 +74,13 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b, c, d, e, f) = (self.a, self.b, self.c, self.d, self.e, self.f)
-            MergeSubscription(downstream: subscriber, count: 6).start { merge in
-                merge.attach(a, at: 0)
-                merge.attach(b, at: 1)
-                merge.attach(c, at: 2)
-                merge.attach(d, at: 3)
-                merge.attach(e, at: 4)
-                merge.attach(f, at: 5)
+            FanInSubscription(name: "Merge", mode: .merge, count: 6, downstream: subscriber, combine: nil).start { merge in
+                merge.attachMerged(a, at: 0)
+                merge.attachMerged(b, at: 1)
+                merge.attachMerged(c, at: 2)
+                merge.attachMerged(d, at: 3)
+                merge.attachMerged(e, at: 4)
+                merge.attachMerged(f, at: 5)
             }
         }
     }

@@ -50,9 +50,11 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let publishers = self.publishers
-            MergeSubscription(downstream: subscriber, count: publishers.count).start { merge in
+            let subscription = FanInSubscription(
+                name: "Merge", mode: .merge, count: publishers.count, downstream: subscriber, combine: nil)
+            subscription.start { merge in
                 for (index, publisher) in publishers.enumerated() {
-                    merge.attach(publisher, at: index)
+                    merge.attachMerged(publisher, at: index)
                 }
             }
         }

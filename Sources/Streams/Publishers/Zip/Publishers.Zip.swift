@@ -62,7 +62,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (a, b) = (self.a, self.b)
-            CombiningSubscription(
+            FanInSubscription(
                 name: "Zip", mode: .zip, count: 2, downstream: subscriber,
                 combine: { values in (values[0] as! A.Output, values[1] as! B.Output) }
             ).start { combining in

@@ -1,0 +1,306 @@
+/// The state of a ``FanInSubscription`` (`merge`, `combineLatest`, `zip`): a value with no lock
+/// and no callouts. Each event method updates it and returns what the subscription must do
+/// once the lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `subscribing` (`zip` only; the others start `active`, their downstream having the
+///   subscription before the upstreams are subscribed): the upstreams' subscriptions arrive;
+///   the last one → `active`, handing the subscription downstream. A completion that ends the
+///   operator here hands it downstream early, then completes → `terminated`.
+/// - `active`: values are combined; requests go upstream. The first failure, the last
+///   `.finished` (`merge`, `combineLatest`) or a `.finished` upstream with no value left to pair
+///   (`zip`) → `terminated`, as does `cancel`.
+/// - `terminated`: the upstreams and values have been let go; every event is ignored and a
+///   late subscription cancelled.
+///
+/// `merge`'s values do not pass through the machine: they go straight to the outlet.
+@usableFromInline
+struct FanInStateMachine {
+    /// Which operator the machine runs.
+    @usableFromInline
+    enum Mode: Equatable, Sendable {
+        case merge
+        /// `combineLatest`.
+        case latest
+        case zip
+    }
+
+    @usableFromInline
+    enum Phase {
+        /// `zip`: waiting for every upstream's subscription before handing ours downstream.
+        case subscribing(UpstreamTable)
+        /// The downstream has the subscription.
+        case active(UpstreamTable)
+        /// Finished, failed or cancelled.
+        case terminated
+        /// Only inside an event, while its table is taken out to be changed in place.
+        case modifying
+    }
+
+    /// `zip`: a tuple that upstream `index` completed, being delivered on `thread`. What the
+    /// downstream requests meanwhile on that thread is asked of the other upstreams at once and
+    /// returned from upstream `index`'s `receive(_:)` with the demand the downstream returns.
+    @usableFromInline
+    struct Delivery {
+        @usableFromInline
+        let index: Int
+        @usableFromInline
+        let thread: Int
+        @usableFromInline
+        var requested = Subscribers.Demand.none
+
+        @inlinable
+        init(index: Int, thread: Int) {
+            self.index = index
+            self.thread = thread
+        }
+    }
+
+    @usableFromInline
+    let mode: Mode
+    @usableFromInline
+    var phase: Phase
+    /// All the downstream has asked for, for upstreams whose subscription arrives late.
+    @usableFromInline
+    var requested = Subscribers.Demand.none
+    @usableFromInline
+    var delivery: Delivery?
+
+    @inlinable
+    init(mode: Mode, count: Int) {
+        self.mode = mode
+        let table = UpstreamTable(count: count, mode: mode)
+        phase = mode == .zip ? .subscribing(table) : .active(table)
+    }
+
+    @inlinable
+    static func inconsistent(_ event: String) -> Never {
+        preconditionFailure("FanInStateMachine: internal inconsistency: \(event) while modifying")
+    }
+
+    /// Moves to `terminated`: the live upstream subscriptions, to be cancelled.
+    @inlinable
+    mutating func terminate(_ table: UpstreamTable) -> [any Subscription] {
+        phase = .terminated
+        return table.liveSubscriptions
+    }
+
+    // MARK: Events
+
+    /// `merge` of no upstreams has handed its subscription downstream: true if it must finish.
+    @inlinable
+    mutating func startedEmpty() -> Bool {
+        guard case .active(let table) = phase, table.count == 0 else { return false }
+        phase = .terminated
+        return true
+    }
+
+    @usableFromInline
+    enum SubscriptionAction {
+        case cancel
+        /// Ask the upstream for `demand` (nothing if `.none`).
+        case request(Subscribers.Demand)
+        /// Every upstream has its subscription: hand ours downstream.
+        case handOver
+    }
+
+    /// The subscription of upstream `index` arrived.
+    @inlinable
+    mutating func receivedSubscription(_ subscription: any Subscription, at index: Int) -> SubscriptionAction {
+        switch phase {
+        case .subscribing(var table):
+            phase = .modifying
+            let attached = table.attach(subscription, at: index)
+            if attached, table.awaitingCount == 0 {
+                phase = .active(table)
+                return .handOver
+            }
+            phase = .subscribing(table)
+            return attached ? .request(.none) : .cancel
+        case .active(var table):
+            phase = .modifying
+            let attached = table.attach(subscription, at: index)
+            phase = .active(table)
+            return attached ? .request(requested) : .cancel
+        case .terminated:
+            return .cancel
+        case .modifying:
+            Self.inconsistent("a subscription arrived")
+        }
+    }
+
+    /// `combineLatest`: upstream `index` sent `value`. The latest values, once every upstream
+    /// has sent one, to build the output from; nil for no output.
+    @inlinable
+    mutating func receivedLatest(_ value: Any, at index: Int) -> [Any]? {
+        switch phase {
+        case .active(var table):
+            phase = .modifying
+            let latest = table.recordLatest(value, at: index) ? table.latest : nil
+            phase = .active(table)
+            return latest
+        case .subscribing, .terminated:
+            return nil
+        case .modifying:
+            Self.inconsistent("a value arrived")
+        }
+    }
+
+    /// What a `zip` value leads to.
+    @usableFromInline
+    struct ZipStep {
+        /// The values of the tuple this value completed.
+        @usableFromInline
+        var tuple: [Any]?
+        /// Whether this value's thread now delivers a tuple: report with ``deliveredZipped(_:)``.
+        @usableFromInline
+        var opensDelivery = false
+        /// No tuple can follow: finish, cancelling these.
+        @usableFromInline
+        var finish: [any Subscription]?
+
+        @inlinable
+        init() {}
+    }
+
+    /// `zip`: upstream `index` sent `value` on `thread`.
+    @inlinable
+    mutating func receivedZipped(_ value: Any, at index: Int, thread: Int) -> ZipStep {
+        var step = ZipStep()
+        switch phase {
+        case .active(var table):
+            phase = .modifying
+            step.tuple = table.enqueue(value, at: index)
+            guard step.tuple != nil else {
+                phase = .active(table)
+                return step
+            }
+            if delivery == nil {
+                delivery = Delivery(index: index, thread: thread)
+                step.opensDelivery = true
+            }
+            if table.zipExhausted {
+                step.finish = terminate(table)
+            } else {
+                phase = .active(table)
+            }
+            return step
+        case .subscribing, .terminated:
+            // Before the downstream has the subscription no value was requested.
+            return step
+        case .modifying:
+            Self.inconsistent("a value arrived")
+        }
+    }
+
+    /// What follows a delivered `zip` tuple.
+    @usableFromInline
+    struct Replenish {
+        /// What the completing upstream's `receive(_:)` returns.
+        @usableFromInline
+        let returned: Subscribers.Demand
+        /// Ask every live upstream in `rows` but `except` for `demand`.
+        @usableFromInline
+        let rows: [UpstreamTable.Row]
+        @usableFromInline
+        let except: Int
+        @usableFromInline
+        let demand: Subscribers.Demand
+
+        @inlinable
+        init(returned: Subscribers.Demand, rows: [UpstreamTable.Row] = [], except: Int = -1, demand: Subscribers.Demand = .none) {
+            self.returned = returned
+            self.rows = rows
+            self.except = except
+            self.demand = demand
+        }
+    }
+
+    /// `zip`: the delivery that ``receivedZipped(_:at:thread:)`` opened is over; `returned` is
+    /// the demand the downstream returned for the tuple, nil if this thread did not deliver it
+    /// (it waits in the outlet).
+    @inlinable
+    mutating func deliveredZipped(_ returned: Subscribers.Demand?) -> Replenish {
+        guard let delivery else { Self.inconsistent("a zip delivery ended that never began") }
+        self.delivery = nil
+        guard case .active(let table) = phase else { return Replenish(returned: .none) }
+        let demand = returned ?? .none
+        requested += demand
+        return Replenish(
+            returned: demand + delivery.requested, rows: demand > 0 ? table.rows : [], except: delivery.index,
+            demand: demand)
+    }
+
+    @usableFromInline
+    enum CompletionAction {
+        case ignore
+        /// Send the completion downstream, after the subscription if `handOver`; cancel `cancel`.
+        case complete(handOver: Bool, cancel: [any Subscription])
+    }
+
+    /// Upstream `index` completed; `failed` for a failure.
+    @inlinable
+    mutating func receivedCompletion(at index: Int, failed: Bool) -> CompletionAction {
+        let handOver: Bool
+        var table: UpstreamTable
+        switch phase {
+        case .subscribing(let rows):
+            handOver = true
+            table = rows
+        case .active(let rows):
+            handOver = false
+            table = rows
+        case .terminated:
+            return .ignore
+        case .modifying:
+            Self.inconsistent("a completion arrived")
+        }
+        if failed { return .complete(handOver: handOver, cancel: terminate(table)) }
+        phase = .modifying
+        guard table.finish(at: index) else {
+            phase = handOver ? .subscribing(table) : .active(table)
+            return .ignore
+        }
+        let done =
+            switch mode {
+            case .merge, .latest: table.finishedCount == table.count
+            case .zip: table.queues[index].isEmpty
+            }
+        if done { return .complete(handOver: handOver, cancel: terminate(table)) }
+        phase = handOver ? .subscribing(table) : .active(table)
+        return .ignore
+    }
+
+    /// The downstream asked for `demand` on `thread`: ask every live upstream in the rows
+    /// returned but `except` (-1: none) for it. Nil: nothing to ask.
+    @inlinable
+    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> (rows: [UpstreamTable.Row], except: Int)? {
+        switch phase {
+        case .active(let table):
+            requested += demand
+            if let delivery, delivery.thread == thread {
+                self.delivery!.requested += demand
+                return (table.rows, delivery.index)
+            }
+            return (table.rows, -1)
+        case .subscribing, .terminated:
+            return nil
+        case .modifying:
+            Self.inconsistent("a request arrived")
+        }
+    }
+
+    /// The downstream cancelled: the live upstream subscriptions to cancel, nil if already
+    /// terminated.
+    @inlinable
+    mutating func cancelled() -> [any Subscription]? {
+        switch phase {
+        case .subscribing(let table), .active(let table):
+            return terminate(table)
+        case .terminated:
+            return nil
+        case .modifying:
+            Self.inconsistent("a cancel arrived")
+        }
+    }
+}

@@ -1,0 +1,281 @@
+/// The subscription behind `merge`, `combineLatest` and `zip`, for any number of upstreams
+/// with one failure type.
+///
+/// Its state is one ``FanInStateMachine`` (with the ``UpstreamTable`` of the upstreams), kept
+/// under the lock of the ``Outlet`` through which outputs reach the downstream serially, so that
+/// making a `combineLatest` or `zip` tuple and claiming its turn to deliver take one lock. The
+/// machine's actions run outside the lock.
+///
+/// - `merge` hands its subscription downstream before subscribing to the upstreams; values go
+///   straight to the outlet; the downstream's demand is asked of every upstream; it finishes
+///   when all have finished.
+/// - `combineLatest` likewise, but keeps each upstream's latest value (values are type-erased
+///   and `combine` builds the tuple); a tuple with no demand for it is dropped.
+/// - `zip` hands its subscription downstream once every upstream has its own, pairs queued
+///   values in order, and returns the downstream's demand for a tuple from the `receive(_:)`
+///   of the upstream whose value completed it (asking the others with `request`). It finishes
+///   when an upstream has finished with no value left to pair.
+///
+/// The first failure cancels the other upstreams and goes downstream.
+@usableFromInline
+final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    let name: String
+    @usableFromInline
+    let mode: FanInStateMachine.Mode
+    /// Builds a tuple from the values of the upstreams in order; nil for `merge`.
+    @usableFromInline
+    let combine: (([Any]) -> Downstream.Input)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var outlet: Outlet<Downstream>!
+    /// Guarded by `outlet.lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: FanInStateMachine
+
+    @inlinable
+    init(
+        name: String, mode: FanInStateMachine.Mode, count: Int, downstream: Downstream,
+        combine: (([Any]) -> Downstream.Input)?
+    ) {
+        self.name = name
+        self.mode = mode
+        self.combine = combine
+        machine = FanInStateMachine(mode: mode, count: count)
+        outlet = Outlet(downstream: downstream, onDemand: { [unowned self] in self.forward($0) })
+    }
+
+    /// Subscribes to the upstreams with `subscribeAll`; `merge` and `combineLatest` hand the
+    /// subscription downstream first, `zip` when the last upstream subscription arrives.
+    @inlinable
+    func start(_ subscribeAll: (FanInSubscription) -> Void) {
+        guard mode != .zip else { return subscribeAll(self) }
+        handOver()
+        if outlet.lock.withLockUnchecked({ machine.startedEmpty() }) {
+            outlet.complete(.finished)
+        } else {
+            subscribeAll(self)
+        }
+    }
+
+    /// Hands this subscription to the downstream.
+    @inlinable
+    func handOver() {
+        guard let downstream = outlet.lock.withLockUnchecked({ outlet.downstream }) else { return }
+        downstream.receive(subscription: self)
+    }
+
+    /// Subscribes to `publisher` as upstream number `index` of a `merge`.
+    @inlinable
+    func attachMerged<P: Publisher>(_ publisher: P, at index: Int)
+    where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
+        publisher.receive(subscriber: MergeLink(parent: self, index: index))
+    }
+
+    /// Subscribes to `publisher` as upstream number `index` of a `combineLatest` or `zip`.
+    @inlinable
+    func attach<P: Publisher>(_ publisher: P, at index: Int) where P.Failure == Downstream.Failure {
+        publisher.receive(subscriber: Link<P.Output>(parent: self, index: index))
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription, at index: Int) {
+        switch outlet.lock.withLockUnchecked({ machine.receivedSubscription(subscription, at: index) }) {
+        case .cancel:
+            subscription.cancel()
+        case .request(let demand):
+            if demand > 0 { subscription.request(demand) }
+        case .handOver:
+            handOver()
+        }
+    }
+
+    /// `combineLatest`: records `value` and sends the tuple it completes. Recording, making the
+    /// tuple and claiming the turn to deliver it are one step under the outlet's lock, so that
+    /// tuples reach the downstream in the order they were made: an older combination is never
+    /// delivered after a newer one.
+    @inlinable
+    func receiveLatest(_ value: Any, at index: Int) {
+        outlet.send(dropWithoutDemand: true) {
+            machine.receivedLatest(value, at: index).map(combine!)
+        }
+    }
+
+    /// `zip`: queues `value` and sends the tuple it completes; returns the downstream's demand
+    /// for that tuple if this call delivered it.
+    @inlinable
+    func receiveZipped(_ value: Any, at index: Int) -> Subscribers.Demand {
+        let thread = ThreadIdentity.current
+        var opensDelivery = false
+        var finish: [any Subscription]?
+        let returned = outlet.send(returningDemand: true) { () -> Downstream.Input? in
+            let step = machine.receivedZipped(value, at: index, thread: thread)
+            opensDelivery = step.opensDelivery
+            finish = step.finish
+            return step.tuple.map(combine!)
+        }
+        var demand = Subscribers.Demand.none
+        if opensDelivery {
+            let replenish = outlet.lock.withLockUnchecked { machine.deliveredZipped(returned) }
+            request(replenish.demand, from: replenish.rows, except: replenish.except)
+            demand = replenish.returned
+        } else if let returned, returned > 0 {
+            // Delivered while another thread's delivery was still open (it let the turn go but
+            // has not closed it yet): ask every upstream, as for any request.
+            forward(returned)
+        }
+        if let finish {
+            for upstream in finish { upstream.cancel() }
+            outlet.complete(.finished)
+        }
+        return demand
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
+        let failed = if case .failure = completion { true } else { false }
+        let action = outlet.lock.withLockUnchecked { machine.receivedCompletion(at: index, failed: failed) }
+        guard case let .complete(handOver, others) = action else { return }
+        for other in others { other.cancel() }
+        if handOver { self.handOver() }
+        outlet.complete(completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        // Combine accepts `.none` here (zip ignores it); it changes nothing, and is not passed
+        // on to upstreams that may trap on it.
+        guard demand > 0 else { return }
+        outlet.request(demand)
+        forward(demand)
+    }
+
+    /// Asks the upstreams for `demand` more: the downstream asked for it, by request or by what
+    /// it returned from `receive(_:)`. While this thread delivers a `zip` tuple, the upstream
+    /// that completed it is left out: its `receive(_:)` returns the demand.
+    @inlinable
+    func forward(_ demand: Subscribers.Demand) {
+        let thread = mode == .zip ? ThreadIdentity.current : ThreadIdentity.none
+        guard let ask = outlet.lock.withLockUnchecked({ machine.downstreamRequested(demand, on: thread) }) else {
+            return
+        }
+        request(demand, from: ask.rows, except: ask.except)
+    }
+
+    /// Asks every live upstream in `rows` but number `except` for `demand`.
+    @inlinable
+    func request(_ demand: Subscribers.Demand, from rows: [UpstreamTable.Row], except: Int) {
+        guard demand > 0 else { return }
+        for index in rows.indices where index != except {
+            if case .live(let upstream) = rows[index] { upstream.request(demand) }
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        let upstreams = outlet.lock.withLockUnchecked { machine.cancelled() }
+        outlet.cancel()
+        for upstream in upstreams ?? [] { upstream.cancel() }
+    }
+
+    @usableFromInline
+    var description: String { name }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// Subscribes to one upstream of a `merge`; describes itself as the merge does.
+    @usableFromInline
+    struct MergeLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        let parent: FanInSubscription
+        @usableFromInline
+        let index: Int
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(parent: FanInSubscription, index: Int) {
+            self.parent = parent
+            self.index = index
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receive(subscription: subscription, at: index)
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+            parent.outlet.send(input)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            parent.receive(completion: completion, at: index)
+        }
+
+        @usableFromInline
+        var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+
+    /// Subscribes to one upstream of a `combineLatest` or `zip`; describes itself as the
+    /// operator does.
+    @usableFromInline
+    struct Link<Input>: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        typealias Failure = Downstream.Failure
+
+        @usableFromInline
+        let parent: FanInSubscription
+        @usableFromInline
+        let index: Int
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(parent: FanInSubscription, index: Int) {
+            self.parent = parent
+            self.index = index
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receive(subscription: subscription, at: index)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            if parent.mode == .zip { return parent.receiveZipped(input, at: index) }
+            parent.receiveLatest(input, at: index)
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            parent.receive(completion: completion, at: index)
+        }
+
+        @usableFromInline
+        var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

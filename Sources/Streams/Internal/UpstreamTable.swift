@@ -1,0 +1,115 @@
+/// The upstreams of a fan-in operator (`merge`, `combineLatest`, `zip`), one row each: its
+/// subscription, whether it has finished, and the values it sent that are still needed (the
+/// latest one for `combineLatest`, the unpaired ones for `zip`). A plain value with no lock,
+/// kept by ``FanInStateMachine``.
+///
+/// Values are type-erased (`Any`), so that one non-generic table serves every arity; the
+/// operator casts them back when it builds its tuple.
+@usableFromInline
+struct UpstreamTable {
+    /// One upstream.
+    @usableFromInline
+    enum Row {
+        /// Subscribed to; its subscription has not arrived yet.
+        case awaiting
+        case live(any Subscription)
+        /// Finished; its subscription was let go.
+        case finished
+    }
+
+    @usableFromInline
+    var rows: [Row]
+    /// Rows still `awaiting`.
+    @usableFromInline
+    var awaitingCount: Int
+    /// Rows `finished`.
+    @usableFromInline
+    var finishedCount = 0
+    /// `combineLatest`: the latest value of each upstream; `()` until it sent one.
+    @usableFromInline
+    var latest: [Any]
+    /// `combineLatest`: which upstreams have sent a value.
+    @usableFromInline
+    var hasLatest: [Bool]
+    /// `combineLatest`: how many upstreams have not sent a value yet.
+    @usableFromInline
+    var missingLatest: Int
+    /// `zip`: the values of each upstream waiting for their partners, oldest first.
+    @usableFromInline
+    var queues: [[Any]]
+
+    /// A table of `count` upstreams that keeps what `mode` needs.
+    @inlinable
+    init(count: Int, mode: FanInStateMachine.Mode) {
+        rows = Array(repeating: .awaiting, count: count)
+        awaitingCount = count
+        latest = mode == .latest ? Array(repeating: (), count: count) : []
+        hasLatest = mode == .latest ? Array(repeating: false, count: count) : []
+        missingLatest = mode == .latest ? count : 0
+        queues = mode == .zip ? Array(repeating: [], count: count) : []
+    }
+
+    @inlinable
+    var count: Int { rows.count }
+
+    /// Records the subscription of upstream `index`; false if it already had one (or finished).
+    @inlinable
+    mutating func attach(_ subscription: any Subscription, at index: Int) -> Bool {
+        guard case .awaiting = rows[index] else { return false }
+        rows[index] = .live(subscription)
+        awaitingCount -= 1
+        return true
+    }
+
+    /// Records that upstream `index` finished; false if it already had.
+    @inlinable
+    mutating func finish(at index: Int) -> Bool {
+        if case .finished = rows[index] { return false }
+        if case .awaiting = rows[index] { awaitingCount -= 1 }
+        rows[index] = .finished
+        finishedCount += 1
+        return true
+    }
+
+    /// Records `value` as the latest of upstream `index`; true once every upstream has one.
+    @inlinable
+    mutating func recordLatest(_ value: Any, at index: Int) -> Bool {
+        latest[index] = value
+        if missingLatest > 0, !hasLatest[index] {
+            hasLatest[index] = true
+            missingLatest -= 1
+        }
+        return missingLatest == 0
+    }
+
+    /// Queues `value` from upstream `index`; the oldest value of each upstream once every
+    /// upstream has one, taken out of the queues.
+    @inlinable
+    mutating func enqueue(_ value: Any, at index: Int) -> [Any]? {
+        queues[index].append(value)
+        for queue in queues where queue.isEmpty { return nil }
+        var heads: [Any] = []
+        heads.reserveCapacity(queues.count)
+        for upstream in queues.indices { heads.append(queues[upstream].removeFirst()) }
+        return heads
+    }
+
+    /// `zip`: whether an upstream has finished with no value left to pair, so no tuple can
+    /// follow.
+    @inlinable
+    var zipExhausted: Bool {
+        for index in rows.indices {
+            if case .finished = rows[index], queues[index].isEmpty { return true }
+        }
+        return false
+    }
+
+    /// The live subscriptions, for cancelling.
+    @inlinable
+    var liveSubscriptions: [any Subscription] {
+        rows.compactMap { row in
+            if case .live(let subscription) = row { return subscription }
+            return nil
+        }
+    }
+}
