@@ -23,7 +23,10 @@ import Testing
     // MARK: timeout
 
     static func arming(at seconds: Int, interval: Int = 5, options: String? = "o") -> [Call] {
-        [.now, .minimumTolerance, .scheduleRepeating(at(seconds + interval), interval: .seconds(interval), tolerance: tolerance, options: options)]
+        [
+            .now, .minimumTolerance,
+            .scheduleRepeating(at(seconds + interval), interval: .seconds(interval), tolerance: tolerance, options: options),
+        ]
     }
 
     @Test func timeoutArmsARepeatingTimerAtSubscriptionBeforeHandingItDownstream() throws {
@@ -171,6 +174,33 @@ import Testing
         #expect(subscriber.completions.isEmpty)
     }
 
+    /// A subscriber that keeps nothing: only the pipeline keeps it alive.
+    final class PlainSubscriber: Subscriber, @unchecked Sendable {
+        let events = Locked<[String]>([])
+        func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            events.withLock { $0.append("\(input)") }
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) { events.withLock { $0.append("\(completion)") } }
+    }
+
+    @Test func timeoutsScheduledDeliveriesKeepThePipelineAliveUntilTheyRun() {
+        let scheduler = TestScheduler()
+        weak var weakSubscriber: PlainSubscriber?
+        do {
+            let subscriber = PlainSubscriber()
+            weakSubscriber = subscriber
+            Just(1).timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        }
+        #expect(weakSubscriber != nil)
+        let seen = weakSubscriber?.events
+        scheduler.advance()
+        #expect(seen?.withLock { $0 } == ["1", "finished"])
+        #expect(weakSubscriber == nil, "released once the deliveries have run")
+        #expect(scheduler.scheduledCount == 0)
+    }
+
     @Test func timeoutOnImmediateSchedulerTrapsWithAMessage() async {
         let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Just(1).timeout(.seconds(1), scheduler: ImmediateScheduler.shared).sink { _ in }
@@ -188,7 +218,11 @@ import Testing
         #expect(scheduler.calls.isEmpty)
         scheduler.advance(by: .seconds(1))
         let calls = scheduler.calls { #expect(upstream.send(1) == .none) }
-        #expect(calls == [.now, .minimumTolerance, .scheduleRepeating(Self.at(3), interval: .seconds(2), tolerance: Self.tolerance, options: "o")])
+        #expect(
+            calls == [
+                .now, .minimumTolerance,
+                .scheduleRepeating(Self.at(3), interval: .seconds(2), tolerance: Self.tolerance, options: "o"),
+            ])
         upstream.send(2)
         #expect(scheduler.scheduledCount == 1, "the previous timer is cancelled")
         #expect(scheduler.calls(during: { upstream.finish() }) == [.schedule(options: nil)])

@@ -173,7 +173,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     var customMirror: Mirror {
         let (downstream, demand, currentValue) = lock.withLockUnchecked { state.reflected }
-        return Mirror(self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": currentValue as Any])
+        return Mirror(
+            self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": currentValue as Any])
     }
 
     @usableFromInline

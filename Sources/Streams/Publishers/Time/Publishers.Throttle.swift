@@ -4,7 +4,7 @@ extension Publisher {
     ///
     /// The first value goes out on the scheduler's next turn; after that, a window ends
     /// `interval` after the previous value went out. A value with no demand for it is dropped.
-    /// On completion, a value still waiting is sent first.
+    /// A completion waits behind a value still waiting, and goes right after it.
     ///
     /// ```swift
     /// let scrolled = scrollOffsets.throttle(for: .milliseconds(100), scheduler: DispatchQueue.main, latest: true)

@@ -3,7 +3,8 @@ extension Publisher {
     /// `customError` makes, or, without one, by finishing normally.
     ///
     /// The wait starts at subscription and starts again at the first request and at every
-    /// value. Values and the completion are delivered through the scheduler.
+    /// value. Values and the completion are delivered through the scheduler. An
+    /// `ImmediateScheduler` cannot time anything: it stops the program with a message.
     ///
     /// ```swift
     /// let answer = request.timeout(.seconds(10), scheduler: DispatchQueue.main) { URLError(.timedOut) }

@@ -101,7 +101,9 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
     mutating func emit(
         now: Time
     ) -> (downstream: Box<Downstream>, value: Value, completion: Completion?, keepAlive: AnyObject?)? {
-        if case .awaiting = phase { preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed") }
+        if case .awaiting = phase {
+            preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
+        }
         guard case .subscribed(var state) = phase, let value = state.pending else { return nil }
         state.pending = nil
         state.lastEmission = now
