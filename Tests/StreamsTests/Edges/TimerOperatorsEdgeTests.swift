@@ -208,6 +208,29 @@ import Testing
         MisuseTests.expectMessage("timeout cannot be used with ImmediateScheduler", in: trap)
     }
 
+    /// Throttle and collect(.byTime) behave like Combine's other time operators here (G4): the
+    /// late subscription is kept and asked for the usual demand.
+    @Test(arguments: ["throttle", "collect(.byTime)"])
+    func cancelBeforeTheSubscriptionIsANoOp(_ name: String) throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<[Int], TestError>()
+        if name == "throttle" {
+            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).map { [$0] }.subscribe(subscriber)
+        } else {
+            upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        }
+        try Self.inner(of: upstream).cancel()
+        let subscription = try #require(upstream.sendSubscription())
+        #expect(subscription.cancels == 0)
+        #expect(subscriber.subscriptionCount == 1)
+        #expect(subscription.requests.first == (name == "throttle" ? .unlimited : .max(1)))
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[1]])
+    }
+
     // MARK: debounce
 
     @Test func debounceArmsARepeatingTimerPerValueAndSchedulesTheCompletionWithoutOptions() throws {

@@ -3,7 +3,8 @@
 /// lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `collecting`; `cancel` → `terminated`.
+/// - `awaiting`: the upstream subscription → `collecting`; `cancel` is a no-op, as in the other
+///   time operators, so a subscription arriving later is still accepted.
 /// - `collecting`: values are buffered; a flush sends the groups the downstream's demand allows
 ///   (a group due without demand is `held` until the next request); `.finished` → `finishing`;
 ///   a failure or `cancel` → `terminated`.
@@ -164,14 +165,20 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         }
     }
 
-    /// The downstream cancelled: what to cancel, and what to release outside the lock.
+    /// The downstream cancelled: what to cancel, and what to release outside the lock. Before the
+    /// upstream subscription it changes nothing.
     @inlinable
     mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase) {
-        defer { phase = .terminated }
+        let released = phase
         switch phase {
-        case .collecting(let state): return (state.timer, state.upstream, phase)
-        case .finishing(let state): return (state.timer, nil, phase)
-        case .awaiting, .terminated: return (nil, nil, phase)
+        case .collecting(let state):
+            phase = .terminated
+            return (state.timer, state.upstream, released)
+        case .finishing(let state):
+            phase = .terminated
+            return (state.timer, nil, released)
+        case .awaiting, .terminated:
+            return (nil, nil, .terminated)
         }
     }
 

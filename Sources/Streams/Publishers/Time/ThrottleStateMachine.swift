@@ -2,7 +2,8 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` → `terminated`.
+/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
+///   time operators, so a subscription arriving later is still accepted.
 /// - `subscribed`: a value the downstream has demand for becomes the pending one (or, while one
 ///   is pending, replaces it with `latest`) and is emitted when its window allows; a value without
 ///   demand is dropped. The upstream's completion is queued behind a pending value, or otherwise
@@ -67,7 +68,7 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
     }
 
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one,
-    /// or one arriving after a cancel).
+    /// or one arriving after the end).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
         guard case .awaiting(let downstream) = phase else { return nil }
@@ -143,10 +144,11 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
     }
 
     /// The downstream cancelled: the upstream to cancel, and what to release outside the lock.
+    /// Before the upstream subscription it changes nothing.
     @inlinable
     mutating func cancel() -> (upstream: (any Subscription)?, released: Phase) {
+        guard case .subscribed(let state) = phase else { return (nil, .terminated) }
         defer { phase = .terminated }
-        if case .subscribed(let state) = phase { return (state.upstream, phase) }
-        return (nil, phase)
+        return (state.upstream, phase)
     }
 }
