@@ -79,16 +79,18 @@ import Testing
         #expect(subscriber.values == [2])
     }
 
-    @Test func collectByTimeAddsNothingAndDoesNotAskUpstream() throws {
+    /// As in Combine (COMBINE-EDGES §21), every request, `.none` included, asks upstream for one value.
+    @Test func collectByTimeAsksUpstreamForOneValuePerRequest() throws {
         let scheduler = TestScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
         upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
+        #expect(upstream.subscriptions.last?.requests == [.max(1)])
         subscription.request(.none)
-        #expect(upstream.subscriptions.last?.requests == [])
+        #expect(upstream.subscriptions.last?.requests == [.max(1), .max(1)])
         subscription.request(.max(1))
-        #expect(upstream.subscriptions.last?.requests == [.unlimited])
+        #expect(upstream.subscriptions.last?.requests == [.max(1), .max(1), .max(1)])
         upstream.send(1)
         upstream.send(2)
         scheduler.advance(by: .seconds(1))

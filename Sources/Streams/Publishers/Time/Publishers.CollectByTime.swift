@@ -4,8 +4,8 @@ extension Publisher {
     ///
     /// When upstream finishes, what is left goes as a last array before `.finished`; a failure is
     /// passed on at once and what was collected is discarded. Arrays are sent on the scheduler
-    /// and wait there for downstream demand. Upstream is asked for unlimited values with
-    /// `.byTime`, and for `count` values per array asked for with `.byTimeOrCount`.
+    /// and wait there for downstream demand. As in Combine, upstream is asked for one value at a
+    /// time: one when subscribed, then one more for each value and for each downstream request.
     ///
     /// ```swift
     /// let batches = clicks.collect(.byTimeOrCount(DispatchQueue.main, .seconds(1), 50))
@@ -67,10 +67,13 @@ extension Publishers {
     }
 }
 
-/// The subscription of ``Publishers/CollectByTime``. Every delivery goes through the scheduler:
-/// the interval timer and a full group each schedule a flush, which sends what demand allows.
-/// Scheduled work holds the subscription strongly, so collected values are delivered even when
-/// nothing else keeps the pipeline alive; completion and cancel stop the timer, which lets go.
+/// The subscription of ``Publishers/CollectByTime``, with its state in a
+/// ``CollectByTimeStateMachine``. Every delivery goes through the scheduler: the interval timer
+/// and a full group each schedule a flush, which sends what demand allows. As in Combine, it asks
+/// upstream for one value at a time: one when subscribed, one more per value received and per
+/// downstream request. Scheduled work holds the subscription strongly, so collected values are
+/// delivered even when nothing else keeps the pipeline alive; completion and cancel stop the
+/// timer, which lets go.
 @usableFromInline
 final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -79,63 +82,31 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     let scheduler: Context
     @usableFromInline
     let interval: Context.SchedulerTimeType.Stride
-    /// The largest group, for `.byTimeOrCount`.
-    @usableFromInline
-    let count: Int?
     @usableFromInline
     let options: Context.SchedulerOptions?
     @usableFromInline
     let lock = Lock()
-
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var buffer: [Upstream.Output] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    /// Upstream finished: finish once the buffer is sent.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamFinished = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var timer: (any Cancellable)?
-    /// A group was due but had no demand: the next request sends it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var held = false
-    /// `.byTime` has asked upstream for unlimited values.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var askedUnlimited = false
+    var state: CollectByTimeStateMachine<Downstream, Upstream.Output>
 
     @inlinable
     init(downstream: Downstream, collect: Publishers.CollectByTime<Upstream, Context>) {
-        self.downstream = Box(downstream)
         options = collect.options
         switch collect.strategy {
         case .byTime(let scheduler, let interval):
-            (self.scheduler, self.interval, count) = (scheduler, interval, nil)
+            (self.scheduler, self.interval) = (scheduler, interval)
+            state = CollectByTimeStateMachine(downstream: downstream, count: nil)
         case .byTimeOrCount(let scheduler, let interval, let count):
-            (self.scheduler, self.interval, self.count) = (scheduler, interval, count)
+            (self.scheduler, self.interval) = (scheduler, interval)
+            state = CollectByTimeStateMachine(downstream: downstream, count: count)
         }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, downstream != nil else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -145,83 +116,42 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         ) { [self] in
             flush()
         }
-        let stale = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status else { return true }
-            self.timer = timer
-            return false
-        }
-        if stale { timer.cancel() }
+        lock.withLockUnchecked { state.armed(timer) }?.cancel()
         downstream.value.receive(subscription: self)
+        subscription.request(.max(1))
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        let full = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status else { return false }
-            buffer.append(input)
-            return count.map { buffer.count == $0 } ?? false
-        }
+        guard let full = lock.withLockUnchecked({ state.receiveValue(input) }) else { return .none }
         if full { scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) } }
-        return .none
+        return .max(1)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        switch completion {
-        case .finished:
-            let subscribed = lock.withLockUnchecked { () -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                upstreamFinished = true
-                return true
-            }
-            if subscribed { scheduler.schedule(options: options) { [self] in flush() } }
-        case .failure:
-            let taken = lock.withLockUnchecked { () -> (Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
-                guard case .subscribed = status else { return (nil, nil, []) }
-                status = .terminal
-                defer {
-                    downstream = nil
-                    timer = nil
-                    buffer = []
-                }
-                return (downstream, timer, buffer)
-            }
-            taken.1?.cancel()
-            taken.0?.value.receive(completion: completion)
+        switch lock.withLockUnchecked({ state.receiveCompletion(completion) }) {
+        case .ignore:
+            break
+        case .flush:
+            scheduler.schedule(options: options) { [self] in flush() }
+        case .fail(let downstream, let timer):
+            timer?.cancel()
+            downstream.value.receive(completion: completion)
         }
     }
 
-    /// Sends the groups that demand allows (with `onlyFullGroups`, only groups of `count`); then
+    /// Sends the groups that demand allows (with `onlyFullGroups`, only full groups); then
     /// finishes if upstream has and nothing is left.
     @inlinable
     func flush(onlyFullGroups: Bool = false) {
         while true {
-            let step = lock.withLockUnchecked { () -> FlushStep in
-                guard let downstream else { return .idle }
-                let ready = onlyFullGroups ? buffer.count >= (count ?? .max) : !buffer.isEmpty
-                if ready && demand == 0 { held = true }
-                if ready && demand > 0 {
-                    demand -= 1
-                    let size = min(buffer.count, count ?? buffer.count)
-                    let group = Array(buffer.prefix(size))
-                    buffer.removeFirst(size)
-                    return .send(downstream, group)
-                }
-                if !ready { held = false }
-                guard upstreamFinished, buffer.isEmpty else { return .idle }
-                defer {
-                    self.downstream = nil
-                    timer = nil
-                }
-                return .finish(downstream, timer)
-            }
-            switch step {
+            switch lock.withLockUnchecked({ state.flushStep(onlyFullGroups: onlyFullGroups) }) {
             case .idle:
                 return
             case .send(let downstream, let group):
                 let more = downstream.value.receive(group)
-                if more > 0 { lock.withLockUnchecked { demand += more } }
+                if more > 0 { _ = lock.withLockUnchecked { state.request(more) } }
             case .finish(let downstream, let timer):
                 timer?.cancel()
                 downstream.value.receive(completion: .finished)
@@ -230,50 +160,19 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         }
     }
 
-    /// What `flush()` does once it has left the lock.
-    @usableFromInline
-    enum FlushStep {
-        case idle
-        case send(Box<Downstream>, [Upstream.Output])
-        case finish(Box<Downstream>, (any Cancellable)?)
-    }
-
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        // `.none` adds nothing; it must not count as the first request that asks for `.unlimited`.
-        guard demand > 0 else { return }
-        let (upstream, upstreamDemand, waiting) = lock.withLockUnchecked {
-            () -> (SubscriptionStatus, Subscribers.Demand, Bool) in
-            self.demand += demand
-            var upstreamDemand = Subscribers.Demand.none
-            if let count {
-                upstreamDemand = demand * count
-            } else if !askedUnlimited {
-                askedUnlimited = true
-                upstreamDemand = .unlimited
-            }
-            return (status, upstreamDemand, held || upstreamFinished)
-        }
-        if upstreamDemand > 0 { upstream.request(upstreamDemand) }
-        if waiting { scheduler.schedule(options: options) { [self] in flush() } }
+        let (upstream, flushDue) = lock.withLockUnchecked { state.request(demand) }
+        upstream?.request(.max(1))
+        if flushDue { scheduler.schedule(options: options) { [self] in flush() } }
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked {
-            () -> (SubscriptionStatus, Box<Downstream>?, (any Cancellable)?, [Upstream.Output]) in
-            defer {
-                status = .terminal
-                downstream = nil
-                timer = nil
-                buffer = []
-                upstreamFinished = false
-            }
-            return (status, downstream, timer, buffer)
-        }
-        taken.2?.cancel()
-        taken.0.cancel()
+        // What the machine held is released here, outside the lock.
+        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        timer?.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline
@@ -281,7 +180,8 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream?.value as Any, "buffered": buffer.count]) }
+        let (downstream, buffered) = lock.withLockUnchecked { state.reflected }
+        return Mirror(self, children: ["downstream": downstream as Any, "buffered": buffered])
     }
 
     @usableFromInline

@@ -79,12 +79,13 @@ extension Publishers {
     }
 }
 
-/// The subscription of `debounce`.
+/// The subscription of `debounce`, with its state in a ``DebounceStateMachine``.
 ///
-/// It asks upstream for everything. Each value replaces the pending one and re-arms a repeating
-/// timer (cancelled when it fires, as Combine does); a generation number makes a timer that was
-/// replaced while firing do nothing. The timer action holds the subscription strongly, as in
-/// Combine, so a pending value arrives even when nothing else keeps the pipeline alive.
+/// It asks upstream for everything. Each value becomes the pending one and arms a repeating
+/// timer (reading `now`, then `minimumTolerance`, as Combine does), which then replaces the
+/// previous timer; the timer is cancelled when it fires. The timer action holds the subscription
+/// strongly, as in Combine, so a pending value arrives even when nothing else keeps the pipeline
+/// alive. The completion goes through `schedule(_:)`, without the operator's options, as in Combine.
 @usableFromInline
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -96,40 +97,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending: Downstream.Input?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var timer: (any Cancellable)?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamDone = false
+    var state: DebounceStateMachine<Downstream>
 
     @inlinable
     init(downstream: Downstream, debounce: Publishers.Debounce<Upstream, Context>) {
-        self.downstream = Box(downstream)
+        state = DebounceStateMachine(downstream: downstream)
         self.debounce = debounce
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -139,103 +117,54 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard
-            let (armed, previous) = lock.withLockUnchecked({ () -> (Int, (any Cancellable)?)? in
-                guard case .subscribed = status, !upstreamDone else { return nil }
-                pending = input
-                self.generation += 1
-                defer { self.timer = nil }
-                return (self.generation, self.timer)
-            })
-        else { return .none }
-        previous?.cancel()
+        guard let generation = lock.withLockUnchecked({ state.receiveValue(input) }) else { return .none }
         let scheduler = debounce.scheduler
-        let newTimer = scheduler.schedule(
-            after: scheduler.now.advanced(by: debounce.dueTime), interval: debounce.dueTime,
-            tolerance: scheduler.minimumTolerance, options: debounce.options
+        let start = scheduler.now
+        let tolerance = scheduler.minimumTolerance
+        let timer = scheduler.schedule(
+            after: start.advanced(by: debounce.dueTime), interval: debounce.dueTime, tolerance: tolerance,
+            options: debounce.options
         ) { [self] in
-            fire(armed)
+            fire(generation)
         }
-        let stale = lock.withLockUnchecked { () -> Bool in
-            guard armed == self.generation, case .subscribed = status, !upstreamDone else { return true }
-            self.timer = newTimer
-            return false
-        }
-        if stale { newTimer.cancel() }
+        lock.withLockUnchecked { state.armed(generation, timer: timer) }?.cancel()
         return .none
     }
 
     /// The wait for value `generation` is over: send it if there is demand.
     @inlinable
     func fire(_ generation: Int) {
-        let taken = lock.withLockUnchecked { () -> ((any Cancellable)?, Box<Downstream>?, Downstream.Input?) in
-            guard generation == self.generation, case .subscribed = status else { return (nil, nil, nil) }
-            defer {
-                timer = nil
-                pending = nil
-            }
-            guard let value = pending, demand > 0, let downstream else { return (timer, nil, nil) }
-            demand -= 1
-            return (timer, downstream, value)
-        }
-        taken.0?.cancel()
-        guard let downstream = taken.1, let value = taken.2 else { return }
+        let (timer, delivery) = lock.withLockUnchecked { state.fired(generation) }
+        timer?.cancel()
+        guard let (downstream, value) = delivery else { return }
         let more = downstream.value.receive(value)
-        if more > 0 {
-            lock.withLockUnchecked { demand += more }
-        }
+        if more > 0 { lock.withLockUnchecked { state.request(more) } }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let flush = debounce.deliversPendingValueOnFinish
-        guard
-            let (timer, last) = lock.withLockUnchecked({ () -> ((any Cancellable)?, Downstream.Input?)? in
-                guard case .subscribed = status, !upstreamDone else { return nil }
-                upstreamDone = true
-                generation += 1
-                defer {
-                    self.timer = nil
-                    pending = nil
-                }
-                if case .finished = completion, flush { return (self.timer, pending) }
-                return (self.timer, nil)
-            })
-        else { return }
+        let keepLast: Bool
+        if case .finished = completion { keepLast = debounce.deliversPendingValueOnFinish } else { keepLast = false }
+        guard let timer = lock.withLockUnchecked({ state.receiveCompletion(keepLast: keepLast) }) else { return }
         timer?.cancel()
-        debounce.scheduler.schedule(options: debounce.options) { [self] in
-            let taken = lock.withLockUnchecked { () -> (Box<Downstream>, Bool)? in
-                guard case .subscribed = status, let downstream else { return nil }
-                status = .terminal
-                self.downstream = nil
-                let sendLast = last != nil && demand > 0
-                return (downstream, sendLast)
-            }
-            guard let (downstream, sendLast) = taken else { return }
-            if sendLast, let last { _ = downstream.value.receive(last) }
+        debounce.scheduler.schedule { [self] in
+            guard let (downstream, last) = lock.withLockUnchecked({ state.deliverCompletion() }) else { return }
+            if let last { _ = downstream.value.receive(last) }
             downstream.value.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { self.demand += demand }
+        lock.withLockUnchecked { state.request(demand) }
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, (any Cancellable)?, Box<Downstream>?) in
-            defer {
-                status = .terminal
-                downstream = nil
-                timer = nil
-                pending = nil
-                generation += 1
-            }
-            return (status, timer, downstream)
-        }
-        taken.1?.cancel()
-        taken.0.cancel()
+        // What the machine held is released here, outside the lock.
+        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        timer?.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline
@@ -243,13 +172,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
-            Mirror(
-                self,
-                children: [
-                    "downstream": downstream?.value as Any, "downstreamDemand": demand, "currentValue": pending as Any,
-                ])
-        }
+        let (downstream, demand, currentValue) = lock.withLockUnchecked { state.reflected }
+        return Mirror(
+            self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": currentValue as Any])
     }
 
     @usableFromInline

@@ -4,7 +4,7 @@ extension Publisher {
     ///
     /// The first value goes out on the scheduler's next turn; after that, a window ends
     /// `interval` after the previous value went out. A value with no demand for it is dropped.
-    /// On completion, a value still waiting is sent first.
+    /// A completion waits behind a value still waiting, and goes right after it.
     ///
     /// ```swift
     /// let scrolled = scrollOffsets.throttle(for: .milliseconds(100), scheduler: DispatchQueue.main, latest: true)
@@ -62,7 +62,13 @@ extension Publishers {
     }
 }
 
-/// The subscription of `throttle`.
+/// The subscription of `throttle`, with its state in a ``ThrottleStateMachine``.
+///
+/// It reads the scheduler's `now` as Combine does: when made, when subscribed, per value, per
+/// completion and per emission. An emission due at once goes through `schedule(_:)`, a later one
+/// through `schedule(after:_:)`. The scheduled emission holds the subscription weakly, as in
+/// Combine; a completion, scheduled or waiting behind a pending emission, holds it until it is
+/// delivered.
 @usableFromInline
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -74,130 +80,80 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending: Downstream.Input?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var lastEmission: Context.SchedulerTimeType?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var emissionScheduled = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamDone = false
+    var state: ThrottleStateMachine<Downstream, Context.SchedulerTimeType>
 
     @inlinable
     init(downstream: Downstream, throttle: Publishers.Throttle<Upstream, Context>) {
-        self.downstream = Box(downstream)
+        state = ThrottleStateMachine(downstream: downstream)
         self.throttle = throttle
+        // Combine reads the clock here; a custom scheduler sees the same calls.
+        _ = throttle.scheduler.now
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        _ = throttle.scheduler.now
+        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
-        downstream.value.receive(subscription: self)
         subscription.request(.unlimited)
+        downstream.value.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         let scheduler = throttle.scheduler
-        // nil: nothing to schedule; .some(nil): next turn; .some(date): at date.
-        let plan = lock.withLockUnchecked { () -> Context.SchedulerTimeType?? in
-            guard case .subscribed = status, !upstreamDone else { return nil }
-            if throttle.latest || pending == nil { pending = input }
-            guard !emissionScheduled else { return nil }
-            emissionScheduled = true
-            guard let lastEmission else { return .some(nil) }
-            let windowEnd = lastEmission.advanced(by: throttle.interval)
-            return .some(max(windowEnd, scheduler.now))
+        let now = scheduler.now
+        let emission = lock.withLockUnchecked {
+            state.receiveValue(input, now: now, interval: throttle.interval, latest: throttle.latest)
         }
-        switch plan {
-        case .none:
+        switch emission {
+        case nil:
             break
-        case .some(.none):
-            scheduler.schedule(options: nil) { [weak self] in self?.emit() }
-        case .some(.some(let date)):
-            scheduler.schedule(after: date, tolerance: scheduler.minimumTolerance, options: nil) { [weak self] in self?.emit() }
+        case .now?:
+            scheduler.schedule { [weak self] in self?.emit() }
+        case .at(let date)?:
+            scheduler.schedule(after: date) { [weak self] in self?.emit() }
         }
         return .none
     }
 
-    /// The window is over: send the pending value if there is demand for it.
+    /// The window is over: send the pending value, and the completion queued behind it.
     @inlinable
     func emit() {
-        let scheduler = throttle.scheduler
-        let taken = lock.withLockUnchecked { () -> (Box<Downstream>, Downstream.Input)? in
-            emissionScheduled = false
-            guard case .subscribed = status, let value = pending, let downstream else { return nil }
-            pending = nil
-            guard demand > 0 else { return nil }
-            demand -= 1
-            lastEmission = scheduler.now
-            return (downstream, value)
-        }
-        guard let (downstream, value) = taken else { return }
+        let now = throttle.scheduler.now
+        guard let (downstream, value, completion, keepAlive) = lock.withLockUnchecked({ state.emit(now: now) }) else { return }
+        defer { withExtendedLifetime(keepAlive) {} }
         let more = downstream.value.receive(value)
-        if more > 0 {
-            lock.withLockUnchecked { demand += more }
+        if let completion {
+            downstream.value.receive(completion: completion)
+        } else if more > 0 {
+            lock.withLockUnchecked { state.request(more) }
         }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard
-            lock.withLockUnchecked({ () -> Bool in
-                guard case .subscribed = status, !upstreamDone else { return false }
-                upstreamDone = true
-                return true
-            })
-        else { return }
-        throttle.scheduler.schedule(options: nil) { [self] in
-            let taken = lock.withLockUnchecked { () -> (Box<Downstream>, Downstream.Input?)? in
-                guard case .subscribed = status, let downstream else { return nil }
-                status = .terminal
-                self.downstream = nil
-                defer { pending = nil }
-                return (downstream, demand > 0 ? pending : nil)
-            }
-            guard let (downstream, last) = taken else { return }
-            if let last { _ = downstream.value.receive(last) }
+        let scheduler = throttle.scheduler
+        _ = scheduler.now
+        guard lock.withLockUnchecked({ state.receiveCompletion(completion, subscription: self) }) else { return }
+        scheduler.schedule { [self] in
+            guard let (downstream, completion) = lock.withLockUnchecked({ state.deliverCompletion() }) else { return }
             downstream.value.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { self.demand += demand }
+        lock.withLockUnchecked { state.request(demand) }
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
-            defer {
-                status = .terminal
-                downstream = nil
-                pending = nil
-            }
-            return (status, downstream)
-        }
-        taken.0.cancel()
+        // What the machine held is released here, outside the lock.
+        let (upstream, _) = lock.withLockUnchecked { state.cancel() }
+        upstream?.cancel()
     }
 
     @usableFromInline

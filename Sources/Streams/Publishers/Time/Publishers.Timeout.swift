@@ -3,7 +3,8 @@ extension Publisher {
     /// `customError` makes, or, without one, by finishing normally.
     ///
     /// The wait starts at subscription and starts again at the first request and at every
-    /// value. Values and the completion are delivered through the scheduler.
+    /// value. Values and the completion are delivered through the scheduler. An
+    /// `ImmediateScheduler` cannot time anything: it stops the program with a message.
     ///
     /// ```swift
     /// let answer = request.timeout(.seconds(10), scheduler: DispatchQueue.main) { URLError(.timedOut) }
@@ -71,11 +72,13 @@ extension Publishers {
     }
 }
 
-/// The subscription of `timeout`. Each (re)start of the wait arms a repeating timer (as
-/// Combine does) and cancels the previous one; a generation number makes a timer that was
-/// replaced while firing do nothing. The timer action holds the subscription strongly, so a
-/// pipeline that nothing else keeps alive still times out; cancelling the timer on completion,
-/// cancel or timeout lets it go.
+/// The subscription of `timeout`, with its state in a ``TimeoutStateMachine``.
+///
+/// Each (re)start of the wait arms a repeating timer, as Combine does: reading `now`, then
+/// `minimumTolerance`. Values and the completion are delivered through `schedule(options:)`. The
+/// timer action and the scheduled deliveries hold the subscription strongly, so a pipeline that
+/// nothing else keeps alive still times out; cancelling the timer on completion, cancel or
+/// timeout lets it go.
 @usableFromInline
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -87,66 +90,35 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var requested = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var timer: (any Cancellable)?
+    var state: TimeoutStateMachine<Downstream>
 
     @inlinable
     init(downstream: Downstream, timeout: Publishers.Timeout<Upstream, Context>) {
-        self.downstream = Box(downstream)
+        state = TimeoutStateMachine(downstream: downstream)
         self.timeout = timeout
     }
 
-    /// Starts the wait again.
+    /// Arms the timer of wait number `wait`, replacing the previous one.
     @inlinable
-    func restartWait() {
-        guard
-            let armed = lock.withLockUnchecked({ () -> Int? in
-                guard case .subscribed = status else { return nil }
-                generation += 1
-                return generation
-            })
-        else { return }
+    func arm(_ wait: Int) {
         let scheduler = timeout.scheduler
+        let start = scheduler.now
+        let tolerance = scheduler.minimumTolerance
         // The timer is cancelled when it first fires, so its period only has to be valid: a
         // zero or negative timeout (which fires at once) repeats every nanosecond.
         let period = max(timeout.interval, .nanoseconds(1))
-        let newTimer = scheduler.schedule(
-            after: scheduler.now.advanced(by: timeout.interval), interval: period,
-            tolerance: scheduler.minimumTolerance, options: timeout.options
+        let timer = scheduler.schedule(
+            after: start.advanced(by: timeout.interval), interval: period, tolerance: tolerance, options: timeout.options
         ) { [self] in
-            timedOut(armed)
+            timedOut(wait)
         }
-        // Keep the new timer unless the wait was restarted or ended meanwhile; cancel the other.
-        let replaced = lock.withLockUnchecked { () -> (any Cancellable)? in
-            guard armed == generation, case .subscribed = status else { return newTimer }
-            defer { timer = newTimer }
-            return timer
-        }
-        replaced?.cancel()
+        lock.withLockUnchecked { state.armed(wait, timer: timer) }?.cancel()
     }
 
-    /// Wait number `armed` is over: if nothing restarted it, end the stream.
+    /// Wait number `wait` is over: if nothing restarted it, end the stream.
     @inlinable
-    func timedOut(_ armed: Int) {
-        let taken = lock.withLockUnchecked { () -> (any Subscription, Box<Downstream>, (any Cancellable)?)? in
-            guard armed == generation, case .subscribed(let upstream) = status, let downstream else { return nil }
-            status = .terminal
-            self.downstream = nil
-            defer { timer = nil }
-            return (upstream, downstream, timer)
-        }
-        guard let (upstream, downstream, timer) = taken else { return }
+    func timedOut(_ wait: Int) {
+        guard let (timer, upstream, downstream) = lock.withLockUnchecked({ state.timedOut(wait) }) else { return }
         timer?.cancel()
         upstream.cancel()
         downstream.value.receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
@@ -154,77 +126,52 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        switch lock.withLockUnchecked({ state.receiveSubscription(subscription) }) {
+        case .cancel:
             subscription.cancel()
-            return
+        case .arm(let downstream):
+            // Combine's timer fires inside its lock on a synchronous scheduler and deadlocks; say why.
+            precondition(Context.self != ImmediateScheduler.self, "timeout cannot be used with ImmediateScheduler")
+            arm(1)
+            downstream.value.receive(subscription: self)
         }
-        restartWait()
-        downstream.value.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        restartWait()
+        guard let wait = lock.withLockUnchecked({ state.receiveValue() }) else { return .none }
+        arm(wait)
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            guard
-                let (downstream, upstream) = lock.withLockUnchecked({ () -> (Box<Downstream>, any Subscription)? in
-                    guard case .subscribed(let upstream) = status, let downstream else { return nil }
-                    return (downstream, upstream)
-                })
-            else { return }
+            guard let downstream = lock.withLockUnchecked({ state.deliverValue() }) else { return }
             let demand = downstream.value.receive(input)
-            if demand > 0 { upstream.request(demand) }
+            guard demand > 0 else { return }
+            lock.withLockUnchecked { state.demandAfterDelivery() }?.request(demand)
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let timer = lock.withLockUnchecked { () -> (any Cancellable)? in
-            generation += 1
-            defer { self.timer = nil }
-            return self.timer
-        }
+        guard let timer = lock.withLockUnchecked({ state.receiveCompletion() }) else { return }
         timer?.cancel()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
-                guard case .subscribed = status else { return nil }
-                status = .terminal
-                defer { self.downstream = nil }
-                return self.downstream
-            }
-            downstream?.value.receive(completion: completion)
+            lock.withLockUnchecked { state.deliverCompletion() }?.value.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let (upstream, first) = lock.withLockUnchecked { () -> (SubscriptionStatus, Bool) in
-            defer { requested = true }
-            return (status, !requested)
-        }
-        if first { restartWait() }
-        upstream.request(demand)
+        let (wait, upstream) = lock.withLockUnchecked { state.request() }
+        if let wait { arm(wait) }
+        upstream?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, (any Cancellable)?) in
-            defer {
-                status = .terminal
-                downstream = nil
-                timer = nil
-                generation += 1
-            }
-            return (status, downstream, timer)
-        }
-        taken.2?.cancel()
-        taken.0.cancel()
+        // The downstream is released here, outside the lock.
+        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        timer?.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline

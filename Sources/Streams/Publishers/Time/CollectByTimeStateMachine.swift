@@ -1,0 +1,194 @@
+/// The state of a `collect(.byTime)` / `collect(.byTimeOrCount)` subscription: a value with no
+/// lock and no callouts. Each event updates it and returns what the subscription must do once the
+/// lock is released.
+///
+/// Phases:
+/// - `awaiting`: the upstream subscription → `collecting`; `cancel` is a no-op, as in the other
+///   time operators, so a subscription arriving later is still accepted.
+/// - `collecting`: values are buffered; a flush sends the groups the downstream's demand allows
+///   (a group due without demand is `held` until the next request); `.finished` → `finishing`;
+///   a failure or `cancel` → `terminated`.
+/// - `finishing`: flushes send what is left, then `.finished` → `terminated`.
+/// - `terminated`: everything has been let go.
+@usableFromInline
+struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream.Input == [Value] {
+    @usableFromInline
+    struct Collecting {
+        @usableFromInline
+        let downstream: Box<Downstream>
+        @usableFromInline
+        let upstream: any Subscription
+        @usableFromInline
+        var buffer: [Value] = []
+        @usableFromInline
+        var demand = Subscribers.Demand.none
+        /// The interval timer, once armed.
+        @usableFromInline
+        var timer: (any Cancellable)?
+        /// A group was due but had no demand: the next request sends it.
+        @usableFromInline
+        var held = false
+
+        @inlinable
+        init(downstream: Box<Downstream>, upstream: any Subscription) {
+            self.downstream = downstream
+            self.upstream = upstream
+        }
+    }
+
+    @usableFromInline
+    enum Phase {
+        case awaiting(Box<Downstream>)
+        case collecting(Collecting)
+        /// The upstream finished; what is left is being sent.
+        case finishing(Collecting)
+        case terminated
+    }
+
+    /// What a flush does next, once it has left the lock.
+    @usableFromInline
+    enum FlushStep {
+        case idle
+        case send(Box<Downstream>, [Value])
+        case finish(Box<Downstream>, (any Cancellable)?)
+    }
+
+    /// What the subscription does with the upstream's completion.
+    @usableFromInline
+    enum CompletionAction {
+        case ignore
+        /// Schedule a flush: it sends what is left, then `.finished`.
+        case flush
+        /// Cancel the timer and pass the failure on at once.
+        case fail(Box<Downstream>, (any Cancellable)?)
+    }
+
+    /// The largest group, for `.byTimeOrCount`.
+    @usableFromInline
+    let count: Int?
+    @usableFromInline
+    var phase: Phase
+
+    @inlinable
+    init(downstream: Downstream, count: Int?) {
+        self.count = count
+        phase = .awaiting(Box(downstream))
+    }
+
+    /// An upstream subscription: the downstream to hand it to, or nil to cancel it.
+    @inlinable
+    mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
+        guard case .awaiting(let downstream) = phase else { return nil }
+        phase = .collecting(Collecting(downstream: downstream, upstream: upstream))
+        return downstream
+    }
+
+    /// The interval timer was made: nil when kept, or the timer to cancel when the stream is over.
+    @inlinable
+    mutating func armed(_ timer: any Cancellable) -> (any Cancellable)? {
+        if case .awaiting = phase {
+            preconditionFailure("CollectByTimeStateMachine: internal inconsistency: armed before subscribed")
+        }
+        guard case .collecting(var state) = phase else { return timer }
+        state.timer = timer
+        phase = .collecting(state)
+        return nil
+    }
+
+    /// A value: nil when ignored, otherwise whether it filled a group.
+    @inlinable
+    mutating func receiveValue(_ value: Value) -> Bool? {
+        guard case .collecting(var state) = phase else { return nil }
+        // Out of the enum while appending, so that the buffer is not copied.
+        phase = .terminated
+        state.buffer.append(value)
+        let full = count.map { state.buffer.count == $0 } ?? false
+        phase = .collecting(state)
+        return full
+    }
+
+    @inlinable
+    mutating func receiveCompletion(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompletionAction {
+        guard case .collecting(let state) = phase else { return .ignore }
+        switch completion {
+        case .finished:
+            phase = .finishing(state)
+            return .flush
+        case .failure:
+            phase = .terminated
+            return .fail(state.downstream, state.timer)
+        }
+    }
+
+    /// The next step of a flush: a group the demand allows (with `onlyFullGroups`, only a group of
+    /// `count`), the end once the upstream has finished and nothing is left, or nothing.
+    @inlinable
+    mutating func flushStep(onlyFullGroups: Bool) -> FlushStep {
+        let finishing: Bool
+        var state: Collecting
+        switch phase {
+        case .collecting(let current): (state, finishing) = (current, false)
+        case .finishing(let current): (state, finishing) = (current, true)
+        case .awaiting, .terminated: return .idle
+        }
+        phase = .terminated
+        let ready = onlyFullGroups ? state.buffer.count >= (count ?? .max) : !state.buffer.isEmpty
+        var step = FlushStep.idle
+        if ready && state.demand > 0 {
+            state.demand -= 1
+            let size = min(state.buffer.count, count ?? state.buffer.count)
+            step = .send(state.downstream, Array(state.buffer.prefix(size)))
+            state.buffer.removeFirst(size)
+        } else {
+            state.held = ready
+            if finishing && state.buffer.isEmpty { return .finish(state.downstream, state.timer) }
+        }
+        phase = finishing ? .finishing(state) : .collecting(state)
+        return step
+    }
+
+    /// The downstream asked for `demand`, by a request or from `receive(_:)`: the upstream to ask
+    /// for one more value, and whether a flush is due (a group is held, or the end is waiting).
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> (upstream: (any Subscription)?, flush: Bool) {
+        switch phase {
+        case .collecting(var state):
+            state.demand += demand
+            phase = .collecting(state)
+            return (state.upstream, state.held)
+        case .finishing(var state):
+            state.demand += demand
+            phase = .finishing(state)
+            return (nil, true)
+        case .awaiting, .terminated:
+            return (nil, false)
+        }
+    }
+
+    /// The downstream cancelled: what to cancel, and what to release outside the lock. Before the
+    /// upstream subscription it changes nothing.
+    @inlinable
+    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase) {
+        let released = phase
+        switch phase {
+        case .collecting(let state):
+            phase = .terminated
+            return (state.timer, state.upstream, released)
+        case .finishing(let state):
+            phase = .terminated
+            return (state.timer, nil, released)
+        case .awaiting, .terminated:
+            return (nil, nil, .terminated)
+        }
+    }
+
+    /// The mirror's children: downstream, buffered.
+    @inlinable
+    var reflected: (downstream: Downstream?, buffered: Int) {
+        switch phase {
+        case .awaiting(let downstream): (downstream.value, 0)
+        case .collecting(let state), .finishing(let state): (state.downstream.value, state.buffer.count)
+        case .terminated: (nil, 0)
+        }
+    }
+}

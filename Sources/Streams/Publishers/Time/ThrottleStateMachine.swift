@@ -1,0 +1,154 @@
+/// The state of a `throttle` subscription: a value with no lock and no callouts. Each event
+/// updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases:
+/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
+///   time operators, so a subscription arriving later is still accepted.
+/// - `subscribed`: a value the downstream has demand for becomes the pending one (or, while one
+///   is pending, replaces it with `latest`) and is emitted when its window allows; a value without
+///   demand is dropped. The upstream's completion is queued behind a pending value, or otherwise
+///   scheduled on its own. The emission that carries the completion, the completion's own
+///   delivery, or `cancel` → `terminated`.
+/// - `terminated`: everything has been let go.
+@usableFromInline
+struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
+    @usableFromInline
+    typealias Value = Downstream.Input
+    @usableFromInline
+    typealias Completion = Subscribers.Completion<Downstream.Failure>
+
+    @usableFromInline
+    struct Subscribed {
+        @usableFromInline
+        let downstream: Box<Downstream>
+        @usableFromInline
+        let upstream: any Subscription
+        @usableFromInline
+        var demand = Subscribers.Demand.none
+        /// The value whose emission is scheduled.
+        @usableFromInline
+        var pending: Value?
+        @usableFromInline
+        var lastEmission: Time?
+        /// The upstream's completion, once it arrived.
+        @usableFromInline
+        var completion: Completion?
+        /// The subscription itself, held while its completion waits behind a pending emission
+        /// (which holds it weakly), so that the completion is not lost.
+        @usableFromInline
+        var keepAlive: AnyObject?
+
+        @inlinable
+        init(downstream: Box<Downstream>, upstream: any Subscription) {
+            self.downstream = downstream
+            self.upstream = upstream
+        }
+    }
+
+    @usableFromInline
+    enum Phase {
+        case awaiting(Box<Downstream>)
+        case subscribed(Subscribed)
+        case terminated
+    }
+
+    /// When a value's emission is due.
+    @usableFromInline
+    enum Emission: Equatable {
+        case now
+        case at(Time)
+    }
+
+    @usableFromInline
+    var phase: Phase
+
+    @inlinable
+    init(downstream: Downstream) {
+        phase = .awaiting(Box(downstream))
+    }
+
+    /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one,
+    /// or one arriving after the end).
+    @inlinable
+    mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
+        guard case .awaiting(let downstream) = phase else { return nil }
+        phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
+        return downstream
+    }
+
+    /// A value arrived at `now`: when to emit it, or nil when nothing is to be scheduled (no
+    /// demand, an emission already pending, or the stream is over).
+    @inlinable
+    mutating func receiveValue(_ value: Value, now: Time, interval: Time.Stride, latest: Bool) -> Emission? {
+        guard case .subscribed(var state) = phase, state.completion == nil, state.demand > 0 else { return nil }
+        guard state.pending == nil else {
+            if latest {
+                state.pending = value
+                phase = .subscribed(state)
+            }
+            return nil
+        }
+        state.pending = value
+        state.demand -= 1
+        phase = .subscribed(state)
+        guard let last = state.lastEmission else { return .now }
+        let due = last.advanced(by: interval)
+        return due > now ? .at(due) : .now
+    }
+
+    /// A scheduled emission is due at `now`: the downstream, the value, and the completion queued
+    /// behind it.
+    @inlinable
+    mutating func emit(
+        now: Time
+    ) -> (downstream: Box<Downstream>, value: Value, completion: Completion?, keepAlive: AnyObject?)? {
+        if case .awaiting = phase {
+            preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
+        }
+        guard case .subscribed(var state) = phase, let value = state.pending else { return nil }
+        state.pending = nil
+        state.lastEmission = now
+        if let completion = state.completion {
+            phase = .terminated
+            return (state.downstream, value, completion, state.keepAlive)
+        }
+        phase = .subscribed(state)
+        return (state.downstream, value, nil, nil)
+    }
+
+    /// The downstream asked for `demand`, by a request or from `receive(_:)`.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) {
+        guard case .subscribed(var state) = phase else { return }
+        state.demand += demand
+        phase = .subscribed(state)
+    }
+
+    /// The upstream completed: true when the completion must be scheduled on its own (false when
+    /// it is ignored, or queued behind a pending value: then `subscription` is held until then).
+    @inlinable
+    mutating func receiveCompletion(_ completion: Completion, subscription: AnyObject) -> Bool {
+        guard case .subscribed(var state) = phase, state.completion == nil else { return false }
+        state.completion = completion
+        if state.pending != nil { state.keepAlive = subscription }
+        phase = .subscribed(state)
+        return state.pending == nil
+    }
+
+    /// The completion scheduled on its own is due: the downstream and the completion.
+    @inlinable
+    mutating func deliverCompletion() -> (downstream: Box<Downstream>, completion: Completion)? {
+        guard case .subscribed(let state) = phase, let completion = state.completion else { return nil }
+        phase = .terminated
+        return (state.downstream, completion)
+    }
+
+    /// The downstream cancelled: the upstream to cancel, and what to release outside the lock.
+    /// Before the upstream subscription it changes nothing.
+    @inlinable
+    mutating func cancel() -> (upstream: (any Subscription)?, released: Phase) {
+        guard case .subscribed(let state) = phase else { return (nil, .terminated) }
+        defer { phase = .terminated }
+        return (state.upstream, phase)
+    }
+}

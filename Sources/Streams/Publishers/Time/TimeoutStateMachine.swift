@@ -1,0 +1,165 @@
+/// The state of a `timeout` subscription: a value with no lock and no callouts. Each event
+/// updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases:
+/// - `awaiting`: the upstream subscription → `subscribed` (the wait is armed); `cancel` is a
+///   no-op, as in Combine, so a subscription arriving later is still accepted.
+/// - `subscribed`: the downstream's first request and every value re-arm the wait; the upstream's
+///   completion → `completing`; the wait running out or `cancel` → `terminated`.
+/// - `completing`: the completion is on its way through the scheduler, behind the values already
+///   scheduled; its delivery or `cancel` → `terminated`.
+/// - `terminated`: everything has been let go.
+///
+/// Each arming gets a new number (`wait`): a timer that reports for a wait that was replaced, or
+/// that arrives after the wait was replaced again, is recognised as stale.
+@usableFromInline
+struct TimeoutStateMachine<Downstream> {
+    @usableFromInline
+    struct Subscribed {
+        @usableFromInline
+        let downstream: Box<Downstream>
+        @usableFromInline
+        let upstream: any Subscription
+        /// The number of the current wait.
+        @usableFromInline
+        var wait: Int
+        /// The timer of the current wait, once armed.
+        @usableFromInline
+        var timer: (any Cancellable)?
+        /// The downstream has made its first request.
+        @usableFromInline
+        var requested: Bool
+
+        @inlinable
+        init(downstream: Box<Downstream>, upstream: any Subscription) {
+            self.downstream = downstream
+            self.upstream = upstream
+            wait = 1
+            requested = false
+        }
+    }
+
+    @usableFromInline
+    enum Phase {
+        case awaiting(Box<Downstream>)
+        case subscribed(Subscribed)
+        case completing(Box<Downstream>)
+        case terminated
+    }
+
+    @usableFromInline
+    var phase: Phase
+
+    @inlinable
+    init(downstream: Downstream) {
+        phase = .awaiting(Box(downstream))
+    }
+
+    /// What the subscription does with an upstream subscription.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// Arm wait number 1, then hand the subscription downstream.
+        case arm(Box<Downstream>)
+        /// A second subscription: cancel it.
+        case cancel
+    }
+
+    @inlinable
+    mutating func receiveSubscription(_ upstream: any Subscription) -> SubscriptionAction {
+        guard case .awaiting(let downstream) = phase else { return .cancel }
+        phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
+        return .arm(downstream)
+    }
+
+    /// The timer of wait `wait` was made: the timer to cancel, the replaced one or, when the wait
+    /// is stale or over, the new one.
+    @inlinable
+    mutating func armed(_ wait: Int, timer: any Cancellable) -> (any Cancellable)? {
+        if case .awaiting = phase { preconditionFailure("TimeoutStateMachine: internal inconsistency: armed before subscribed") }
+        guard case .subscribed(var state) = phase, state.wait == wait else { return timer }
+        let replaced = state.timer
+        state.timer = timer
+        phase = .subscribed(state)
+        return replaced
+    }
+
+    /// A request: the wait to arm (on the first request only) and the upstream to forward to.
+    @inlinable
+    mutating func request() -> (wait: Int?, upstream: (any Subscription)?) {
+        guard case .subscribed(var state) = phase else { return (nil, nil) }
+        guard !state.requested else { return (nil, state.upstream) }
+        state.requested = true
+        state.wait += 1
+        phase = .subscribed(state)
+        return (state.wait, state.upstream)
+    }
+
+    /// A value: the wait to arm, or nil when the value is ignored.
+    @inlinable
+    mutating func receiveValue() -> Int? {
+        guard case .subscribed(var state) = phase else { return nil }
+        state.wait += 1
+        phase = .subscribed(state)
+        return state.wait
+    }
+
+    /// A scheduled value is due: the downstream to deliver it to, if it is still there.
+    @inlinable
+    func deliverValue() -> Box<Downstream>? {
+        switch phase {
+        case .subscribed(let state): state.downstream
+        case .completing(let downstream): downstream
+        case .awaiting, .terminated: nil
+        }
+    }
+
+    /// The downstream returned more demand after a delivered value: the upstream to ask, unless
+    /// the stream ended meanwhile.
+    @inlinable
+    func demandAfterDelivery() -> (any Subscription)? {
+        guard case .subscribed(let state) = phase else { return nil }
+        return state.upstream
+    }
+
+    /// The upstream completed: the timer to cancel, or nil when the completion is ignored.
+    @inlinable
+    mutating func receiveCompletion() -> (any Cancellable)?? {
+        guard case .subscribed(let state) = phase else { return nil }
+        phase = .completing(state.downstream)
+        return .some(state.timer)
+    }
+
+    /// The scheduled completion is due: the downstream to send it to.
+    @inlinable
+    mutating func deliverCompletion() -> Box<Downstream>? {
+        guard case .completing(let downstream) = phase else { return nil }
+        phase = .terminated
+        return downstream
+    }
+
+    /// Wait `wait` ran out: what to cancel and whom to tell, unless the wait was replaced.
+    @inlinable
+    mutating func timedOut(_ wait: Int) -> (timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)? {
+        guard case .subscribed(let state) = phase, state.wait == wait else { return nil }
+        phase = .terminated
+        return (state.timer, state.upstream, state.downstream)
+    }
+
+    /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
+    /// subscription it changes nothing.
+    @inlinable
+    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, downstream: Box<Downstream>?) {
+        switch phase {
+        case .awaiting:
+            return (nil, nil, nil)
+        case .subscribed(let state):
+            phase = .terminated
+            return (state.timer, state.upstream, state.downstream)
+        case .completing(let downstream):
+            phase = .terminated
+            return (nil, nil, downstream)
+        case .terminated:
+            return (nil, nil, nil)
+        }
+    }
+}

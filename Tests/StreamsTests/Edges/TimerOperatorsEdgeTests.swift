@@ -1,0 +1,439 @@
+@testable import Streams
+import StreamsTesting
+import Testing
+
+/// COMBINE-EDGES §7 (timeout), §37 (debounce), §18 (throttle), §21 (collect(.byTime)) and their
+/// rows of G4, G5, G7, G9 and G10: the scheduler calls each makes, in order, and the edges of
+/// their subscriptions.
+@Suite struct TimerOperatorsEdgeTests {
+    typealias Call = TimerOperatorsRecordingScheduler.Call
+
+    static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
+
+    static func at(_ seconds: Int) -> VirtualTime { VirtualTime(nanoseconds: 0).advanced(by: .seconds(seconds)) }
+
+    static let tolerance = VirtualTime.Stride.nanoseconds(7)
+
+    /// The inner object the upstream was given, as a subscription (to cancel it before it was
+    /// handed downstream).
+    static func inner(of upstream: ManualUpstream<Int, TestError>) throws -> any Subscription {
+        try #require(upstream.subscriber as? any Subscription)
+    }
+
+    // MARK: timeout
+
+    static func arming(at seconds: Int, interval: Int = 5, options: String? = "o") -> [Call] {
+        [
+            .now, .minimumTolerance,
+            .scheduleRepeating(at(seconds + interval), interval: .seconds(interval), tolerance: tolerance, options: options),
+        ]
+    }
+
+    @Test func timeoutArmsARepeatingTimerAtSubscriptionBeforeHandingItDownstream() throws {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.holdsSubscription = true
+        upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
+        #expect(scheduler.calls.isEmpty)
+        upstream.sendSubscription()
+        #expect(scheduler.calls == Self.arming(at: 0))
+        #expect(subscriber.subscriptionCount == 1)
+    }
+
+    @Test func timeoutRearmsOnTheFirstRequestOnlyAndForwardsEveryRequest() throws {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        scheduler.advance(by: .seconds(1))
+        #expect(scheduler.calls(during: { subscription.request(.none) }) == Self.arming(at: 1))
+        #expect(scheduler.scheduledCount == 1, "the first timer was replaced")
+        #expect(scheduler.calls(during: { subscription.request(.max(2)) }).isEmpty)
+        #expect(upstream.subscriptions.last?.requests == [.none, .max(2)])
+        // The wait now ends 5 s after the first request, not after the subscription.
+        scheduler.advance(by: .seconds(4))
+        #expect(subscriber.completions.isEmpty)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.completions.count == 1)
+    }
+
+    @Test func timeoutDeliversEachValueThroughTheSchedulerAndRequestsTheReturnedDemand() throws {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(3))
+        upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
+        scheduler.advance(by: .seconds(2))
+        var demand = Subscribers.Demand.max(9)
+        let calls = scheduler.calls { demand = upstream.send(1) }
+        #expect(demand == .none)
+        #expect(calls == Self.arming(at: 2) + [.schedule(options: "o")])
+        #expect(subscriber.values.isEmpty)
+        scheduler.advance()
+        #expect(subscriber.values == [1])
+        #expect(upstream.subscriptions.last?.requests == [.max(1), .max(3)])
+    }
+
+    @Test func timeoutRequestsNothingAfterADeliveryReturningNone() {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance()
+        #expect(subscriber.values == [1])
+        #expect(upstream.subscriptions.last?.requests == [.max(1)])
+    }
+
+    @Test func timeoutDeliversTheCompletionThroughTheSchedulerAndStopsTheTimer() {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
+        upstream.send(1)
+        let calls = scheduler.calls { upstream.fail() }
+        #expect(calls == [.schedule(options: "o")])
+        #expect(subscriber.completions.isEmpty)
+        scheduler.advance(by: .seconds(10))
+        #expect(subscriber.values == [1], "the value scheduled before the completion goes first")
+        #expect(subscriber.completions == [.failure(.oops)])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func timeoutFiringCancelsUpstreamSendsTheCustomErrorAndDropsWhatFollows() {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.ignoresCancel = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler, customError: { .oops }).subscribe(subscriber)
+        scheduler.advance(by: .seconds(5))
+        #expect(upstream.subscriptions.last?.cancels == 1)
+        #expect(subscriber.completions == [.failure(.oops)])
+        #expect(scheduler.scheduledCount == 0, "the repeating timer is cancelled")
+        let calls = scheduler.calls { #expect(upstream.send(1) == .none) }
+        upstream.finish()
+        scheduler.advance(by: .seconds(5))
+        #expect(calls.isEmpty)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions.count == 1)
+    }
+
+    @Test func timeoutDropsADeliveryScheduledBeforeItFired() {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.zero, scheduler: scheduler).subscribe(subscriber)
+        // The re-armed timer is scheduled before the delivery, both due now: the timer wins.
+        upstream.send(1)
+        scheduler.advance()
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func timeoutIgnoresValuesAndCompletionsBeforeItsSubscription() {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        let calls = scheduler.calls {
+            #expect(upstream.send(1) == .none)
+            upstream.finish()
+        }
+        #expect(calls.isEmpty)
+        #expect(subscriber.events.isEmpty)
+    }
+
+    @Test func timeoutCancelBeforeItsSubscriptionIsANoOp() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        try Self.inner(of: upstream).cancel()
+        let subscription = try #require(upstream.sendSubscription())
+        #expect(subscription.cancels == 0)
+        #expect(subscriber.subscriptionCount == 1)
+        #expect(subscription.requests == [.unlimited])
+        upstream.send(4)
+        scheduler.advance()
+        #expect(subscriber.values == [4])
+    }
+
+    @Test func timeoutCancelStopsTheTimerAndTheUpstream() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        let manual = try #require(upstream.subscriptions.last)
+        subscriber.cancel()
+        #expect(manual.cancels == 1)
+        #expect(scheduler.scheduledCount == 0)
+        scheduler.advance(by: .seconds(10))
+        #expect(subscriber.completions.isEmpty)
+    }
+
+    /// A subscriber that keeps nothing: only the pipeline keeps it alive.
+    final class PlainSubscriber: Subscriber, @unchecked Sendable {
+        let events = Locked<[String]>([])
+        func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            events.withLock { $0.append("\(input)") }
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) { events.withLock { $0.append("\(completion)") } }
+    }
+
+    @Test func timeoutsScheduledDeliveriesKeepThePipelineAliveUntilTheyRun() {
+        let scheduler = TestScheduler()
+        weak var weakSubscriber: PlainSubscriber?
+        do {
+            let subscriber = PlainSubscriber()
+            weakSubscriber = subscriber
+            Just(1).timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        }
+        #expect(weakSubscriber != nil)
+        let seen = weakSubscriber?.events
+        scheduler.advance()
+        #expect(seen?.withLock { $0 } == ["1", "finished"])
+        #expect(weakSubscriber == nil, "released once the deliveries have run")
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func timeoutOnImmediateSchedulerTrapsWithAMessage() async {
+        let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).timeout(.seconds(1), scheduler: ImmediateScheduler.shared).sink { _ in }
+        }
+        MisuseTests.expectMessage("timeout cannot be used with ImmediateScheduler", in: trap)
+    }
+
+    /// Throttle and collect(.byTime) behave like Combine's other time operators here (G4): the
+    /// late subscription is kept and asked for the usual demand.
+    @Test(arguments: ["throttle", "collect(.byTime)"])
+    func cancelBeforeTheSubscriptionIsANoOp(_ name: String) throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<[Int], TestError>()
+        if name == "throttle" {
+            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).map { [$0] }.subscribe(subscriber)
+        } else {
+            upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        }
+        try Self.inner(of: upstream).cancel()
+        let subscription = try #require(upstream.sendSubscription())
+        #expect(subscription.cancels == 0)
+        #expect(subscriber.subscriptionCount == 1)
+        #expect(subscription.requests.first == (name == "throttle" ? .unlimited : .max(1)))
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[1]])
+    }
+
+    // MARK: debounce
+
+    @Test func debounceArmsARepeatingTimerPerValueAndSchedulesTheCompletionWithoutOptions() throws {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.debounce(for: .seconds(2), scheduler: scheduler, options: "o").subscribe(subscriber)
+        #expect(scheduler.calls.isEmpty)
+        scheduler.advance(by: .seconds(1))
+        let calls = scheduler.calls { #expect(upstream.send(1) == .none) }
+        #expect(
+            calls == [
+                .now, .minimumTolerance,
+                .scheduleRepeating(Self.at(3), interval: .seconds(2), tolerance: Self.tolerance, options: "o"),
+            ])
+        upstream.send(2)
+        #expect(scheduler.scheduledCount == 1, "the previous timer is cancelled")
+        #expect(scheduler.calls(during: { upstream.finish() }) == [.schedule(options: nil)])
+        #expect(subscriber.completions.isEmpty)
+        scheduler.advance(by: .seconds(5))
+        #expect(subscriber.values.isEmpty, "the pending value is dropped")
+        #expect(subscriber.completions == [.finished])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    @Test func debounceHandsItselfDownstreamBeforeRequestingUnlimited() throws {
+        let upstream = Self.ints()
+        let requestsSeen = Locked<[Subscribers.Demand]?>(nil)
+        let subscriber = AnySubscriber<Int, TestError>(
+            receiveSubscription: { _ in requestsSeen.withLock { $0 = upstream.subscriptions.last?.requests } },
+            receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        upstream.debounce(for: .seconds(1), scheduler: TestScheduler()).subscribe(subscriber)
+        #expect(requestsSeen.withLock { $0 } == [])
+        #expect(upstream.subscriptions.last?.requests == [.unlimited])
+    }
+
+    @Test func debounceDropsADueValueWithoutDemandAndCancelsItsTimer() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        #expect(scheduler.scheduledCount == 0)
+        subscription.request(.max(1))
+        scheduler.advance(by: .seconds(5))
+        #expect(subscriber.values.isEmpty)
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [2])
+        #expect(scheduler.scheduledCount == 0, "the repeating timer fires once")
+    }
+
+    @Test func debounceMirrorShowsDemandAndTheCurrentValue() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(3))
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        upstream.send(7)
+        let children = Mirror(reflecting: subscription).children.map { ($0.label, "\($0.value)") }
+        #expect(children.map(\.0) == ["downstream", "downstreamDemand", "currentValue"])
+        #expect(children[1].1 == "\(Subscribers.Demand.max(3))")
+        #expect(children[2].1 == "Optional(7)")
+    }
+
+    @Test func debounceCancelBeforeItsSubscriptionIsANoOp() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(scheduler.scheduledCount == 0, "a value before the subscription is ignored")
+        try Self.inner(of: upstream).cancel()
+        let subscription = try #require(upstream.sendSubscription())
+        #expect(subscription.cancels == 0)
+        #expect(subscription.requests == [.unlimited])
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [2])
+    }
+
+    // MARK: throttle
+
+    @Test func throttleReadsTheClockAndSchedulesAsCombineDoes() throws {
+        let scheduler = TimerOperatorsRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(2), scheduler: scheduler, latest: true).subscribe(subscriber)
+        #expect(scheduler.calls == [.now], "when made")
+        #expect(scheduler.calls(during: { upstream.sendSubscription() }) == [.now])
+        #expect(scheduler.calls(during: { upstream.send(1) }) == [.now, .schedule(options: nil)])
+        #expect(scheduler.calls(during: { scheduler.advance(by: .seconds(1)) }) == [.now], "the emission's time")
+        #expect(subscriber.values == [1])
+        let later = scheduler.calls { upstream.send(2) }
+        #expect(later == [.now, .minimumTolerance, .scheduleAfter(Self.at(2), tolerance: Self.tolerance, options: nil)])
+        #expect(scheduler.calls(during: { upstream.send(3) }) == [.now], "pending: replaced, nothing scheduled")
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [1, 3])
+        #expect(scheduler.calls(during: { upstream.finish() }) == [.now, .schedule(options: nil)])
+        scheduler.advance()
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func throttleRequestsUnlimitedBeforeHandingItsSubscriptionDownstream() {
+        let upstream = Self.ints()
+        let requestsSeen = Locked<[Subscribers.Demand]?>(nil)
+        let subscriber = AnySubscriber<Int, TestError>(
+            receiveSubscription: { _ in requestsSeen.withLock { $0 = upstream.subscriptions.last?.requests } },
+            receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        upstream.throttle(for: .seconds(1), scheduler: TestScheduler(), latest: false).subscribe(subscriber)
+        #expect(requestsSeen.withLock { $0 } == [.unlimited])
+    }
+
+    @Test func throttleDropsAValueWithoutDemandAndIgnoresZeroRequests() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.none)
+        upstream.send(1)
+        #expect(scheduler.scheduledCount == 0, "nothing scheduled for a value without demand")
+        subscription.request(.max(1))
+        scheduler.advance(by: .seconds(2))
+        #expect(subscriber.values.isEmpty)
+        upstream.send(2)
+        scheduler.advance()
+        #expect(subscriber.values == [2])
+    }
+
+    @Test(arguments: [true, false])
+    func throttleKeepsTheLatestOrTheFirstPendingValue(_ latest: Bool) {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: latest).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance()
+        upstream.send(2)
+        upstream.send(3)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(subscriber.values == [1])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(subscriber.values == [1, latest ? 3 : 2])
+    }
+
+    @Test func throttleQueuesTheCompletionBehindAPendingValue() {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance()
+        upstream.send(2)
+        upstream.fail()
+        scheduler.advance(by: .milliseconds(500))
+        #expect(subscriber.completions.isEmpty)
+        scheduler.advance(by: .milliseconds(500))
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == [.failure(.oops)])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
+    // MARK: collect(.byTime)
+
+    @Test(arguments: [false, true])
+    func collectByTimeAsksUpstreamForOneValueAtATime(_ byCount: Bool) throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
+        let strategy: Publishers.TimeGroupingStrategy<TestScheduler> =
+            byCount ? .byTimeOrCount(scheduler, .seconds(1), 2) : .byTime(scheduler, .seconds(1))
+        upstream.collect(strategy).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let manual = try #require(upstream.subscriptions.last)
+        #expect(manual.requests == [.max(1)])
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(1))
+        subscription.request(.max(5))
+        subscription.request(.none)
+        #expect(manual.requests == [.max(1), .max(1), .max(1)])
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[1, 2]])
+    }
+
+    @Test func collectByTimeSendsGroupsOnlyWhileTheDownstreamHasDemand() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<[Int], TestError>(initialDemand: .max(1))
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance(by: .seconds(1))
+        upstream.send(2)
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[1]])
+        upstream.send(3)
+        try #require(subscriber.subscription).request(.max(1))
+        scheduler.advance()
+        #expect(subscriber.values == [[1], [2, 3]])
+    }
+}
