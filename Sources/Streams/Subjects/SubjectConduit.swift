@@ -71,10 +71,10 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     /// the turn and drains what was queued behind it.
     @usableFromInline
     let mode = Atomic<Int>(Mode.slow)
-    /// The subscriber's box, unretained, for fast deliveries: in the fast mode nothing releases
-    /// it.
+    /// The subscriber's box, unretained, for deliveries: in the fast mode and while a thread
+    /// holds the turn, the state machine keeps it.
     @usableFromInline
-    let fastReceiver: Unmanaged<Box<Downstream>>
+    let receiver: Unmanaged<Box<Downstream>>
     /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -84,7 +84,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     init(downstream: Downstream, subject: AnyObject, core: SubjectCore<Output, Failure>, kind: SubjectKind) {
         let box = Box(downstream)
-        fastReceiver = .passUnretained(box)
+        receiver = .passUnretained(box)
         self.kind = kind
         state = StateMachine(
             kind: kind, live: .init(downstream: box, subject: subject, core: core),
@@ -107,7 +107,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     func offer(_ value: Output, from thread: Int) {
         if mode.compareExchange(expected: Mode.fastIdle, desired: thread, ordering: .acquiring).exchanged {
             // The demand is unlimited, so what the subscriber returns changes nothing.
-            _ = fastReceiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
+            _ = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
             if !mode.compareExchange(expected: thread, desired: Mode.fastIdle, ordering: .releasing).exchanged {
                 // Something took the lock path meanwhile and left this delivery to drain.
                 drain(adding: .none)
@@ -118,23 +118,21 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             leaveFastMode()
             return state.offer(value, from: thread)
         }
-        let receiver: Unmanaged<Box<Downstream>>
         switch action {
         case .none:
             return
-        case .deliver(let granted):
-            receiver = granted
+        case .deliver:
+            break
         case .wait(let waiter):
             waiter.park()
-            let resumed = lock.withLockUnchecked { state.resume(waiter) }
-            switch resumed {
+            switch lock.withLockUnchecked({ state.resume(waiter) }) {
             case .none:
                 return
             case .release(let released):
                 withExtendedLifetime(released) {}
                 return
-            case .deliver(let granted):
-                receiver = granted
+            case .deliver:
+                break
             }
         }
         // Unretained: nothing releases the subscriber while the turn is held.
@@ -206,10 +204,10 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             case .handOver(let waiter):
                 waiter.wake()
                 return
-            case .value(let receiver, let value):
+            case .value(let value):
                 // Unretained: nothing releases the subscriber while the turn is held.
                 additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
-            case .current(let receiver, let core):
+            case .current(let core):
                 let value = core.currentValue
                 additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
             case .completion(let remains, let completion):
@@ -240,10 +238,11 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             return
         case .notify(let core, _):
             core.conduitReceivedDemand()
-        case let .deliverCurrent(downstream, core, notify):
+        case let .deliverCurrent(core, notify):
             if notify { core.conduitReceivedDemand() }
             let value = core.currentValue
-            drain(adding: downstream.value.receive(value))
+            // Unretained: nothing releases the subscriber while the turn is held.
+            drain(adding: receiver._withUnsafeGuaranteedRef { $0.value.receive(value) })
         }
     }
 

@@ -14,7 +14,9 @@
 /// were sent re-entrantly by the turn's holder (`queue`, their demand already counted). So are
 /// the demand and, for subjects with a current value, whether the subscriber is owed it
 /// (`behind`): those change on the value path and are kept out of the phase's payload so that
-/// a value costs no copy of it.
+/// a value costs no copy of it. For the same reason the actions that deliver a value name no
+/// subscriber: the conduit keeps it unretained, and the machine keeps it alive while the turn is
+/// held.
 @usableFromInline
 struct SubjectConduitStateMachine<Downstream: Subscriber> {
     @usableFromInline
@@ -116,7 +118,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Dropped, ignored or queued: nothing more.
         case none
         /// The caller holds the turn: deliver to the subscriber, then drain.
-        case deliver(Unmanaged<Box<Downstream>>)
+        case deliver
         /// Park on the waiter, then ``resume(_:)``.
         case wait(TurnWaiter)
     }
@@ -125,7 +127,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// current value remembers that the subscriber is behind).
     @inlinable
     mutating func offer(_ value: Output, from thread: Int) -> OfferAction {
-        guard case .live(let live) = phase else { return .none }
+        guard case .live = phase else { return .none }
         guard demand > 0 else {
             if kind.replaysCurrent { behind = true }
             return .none
@@ -134,7 +136,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         behind = false
         switch turn.claim(for: thread) {
         case .granted:
-            return .deliver(Unmanaged.passUnretained(live.downstream))
+            return .deliver
         case .reentrant:
             queue.append(.value(value))
             return .none
@@ -149,7 +151,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Dismissed: nothing.
         case none
         /// Granted the turn on a live conduit: deliver, then drain.
-        case deliver(Unmanaged<Box<Downstream>>)
+        case deliver
         /// Granted the turn after the conduit terminated: the turn is let go; release this.
         case release(Box<Downstream>?)
     }
@@ -159,8 +161,8 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     mutating func resume(_ waiter: TurnWaiter) -> ResumeAction {
         guard waiter.granted else { return .none }
         switch phase {
-        case .live(let live), .closing(let live):
-            return .deliver(Unmanaged.passUnretained(live.downstream))
+        case .live, .closing:
+            return .deliver
         case .terminated(let retained):
             turn.letGo()
             phase = .terminated(retained: nil)
@@ -294,9 +296,9 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// The turn now belongs to a waiting thread: wake it.
         case handOver(TurnWaiter)
         /// Deliver a queued value.
-        case value(Unmanaged<Box<Downstream>>, Output)
+        case value(Output)
         /// Deliver the subject's current value, read from the core outside the lock.
-        case current(Unmanaged<Box<Downstream>>, SubjectCore<Output, Failure>)
+        case current(SubjectCore<Output, Failure>)
         /// Deliver the completion; the conduit has terminated.
         case completion(Remains, Subscribers.Completion<Failure>)
     }
@@ -305,21 +307,17 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func drain(adding additional: Subscribers.Demand) -> DrainAction {
         demand += additional
-        let live: Live
-        switch phase {
-        case .terminated(let retained):
+        if case .terminated(let retained) = phase {
             turn.letGo()
             phase = .terminated(retained: nil)
             return .release(retained)
-        case .live(let current), .closing(let current):
-            live = current
         }
         if queueHead < queue.count {
             let event = queue[queueHead]
             queueHead += 1
             switch event {
             case .value(let value):
-                return .value(Unmanaged.passUnretained(live.downstream), value)
+                return .value(value)
             case .completion(let completion):
                 return .completion(terminate(holdingTurn: true), completion)
             }
@@ -331,10 +329,10 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         if turn.hasWaiters {
             return .handOver(turn.pass()!)
         }
-        if behind, demand > 0, case .live = phase {
+        if behind, demand > 0, case .live(let live) = phase {
             behind = false
             demand -= 1
-            return .current(Unmanaged.passUnretained(live.downstream), live.core)
+            return .current(live.core)
         }
         turn.letGo()
         return .idle(fast: allowsFastDelivery)
@@ -351,7 +349,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         case notify(SubjectCore<Output, Failure>, fast: Bool)
         /// The caller took the turn: deliver the current value read from the core, then drain;
         /// `notify` the core first if this is the first request.
-        case deliverCurrent(Box<Downstream>, SubjectCore<Output, Failure>, notify: Bool)
+        case deliverCurrent(SubjectCore<Output, Failure>, notify: Bool)
     }
 
     @inlinable
@@ -365,7 +363,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
             behind = false
             demand -= 1
             turn.holder = thread
-            return .deliverCurrent(live.downstream, live.core, notify: notify)
+            return .deliverCurrent(live.core, notify: notify)
         }
         let fast = allowsFastDelivery
         return notify ? .notify(live.core, fast: fast) : .none(fast: fast)

@@ -43,7 +43,7 @@ import Testing
         #expect(!current.behind)
         guard case .none = current.offer(1, from: other) else { Issue.record("not dropped"); return }
         #expect(current.behind)
-        guard case .deliverCurrent(_, _, let notify) = current.request(.max(1), from: other) else {
+        guard case .deliverCurrent(_, let notify) = current.request(.max(1), from: other) else {
             Issue.record("the current value is owed"); return
         }
         #expect(!notify)
@@ -83,7 +83,7 @@ import Testing
         #expect(phaseName(machine) == "closing")
         guard case .none = machine.offer(3, from: other) else { Issue.record("not ignored"); return }
         #expect(machine.demand == .max(3))
-        guard case .value(_, 2) = machine.drain(adding: .none) else { Issue.record("queued value first"); return }
+        guard case .value(2) = machine.drain(adding: .none) else { Issue.record("queued value first"); return }
         guard case .completion(let remains, .finished) = machine.drain(adding: .none) else {
             Issue.record("then the completion"); return
         }
