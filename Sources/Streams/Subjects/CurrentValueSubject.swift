@@ -2,8 +2,8 @@
 ///
 /// A subscriber receives the current value on its first request, then every later value. A
 /// subscriber that had no demand when a value was sent misses it, and receives the subject's
-/// current value on its next request. Setting ``value`` sends it; after a completion, `send(_:)` no longer
-/// changes ``value`` but assigning ``value`` does.
+/// current value on its next request. Setting ``value`` sends it; after a completion,
+/// `send(_:)` no longer changes ``value`` but assigning ``value`` does.
 ///
 /// ```swift
 /// let userName = CurrentValueSubject<String, Never>("")
