@@ -115,11 +115,10 @@ struct AssignTests {
         let relay = CurrentValueSubject<Int, Never>(0)
         let source = PassthroughSubject<Int, Never>()
         let forwarding = source.subscribe(relay)
+        // A CurrentValueSubject asks its upstream for values at once, as in Combine.
         source.send(1)
-        // The subject asks its upstream for values only once one of its subscribers has asked.
-        #expect(relay.value == 0)
+        #expect(relay.value == 1)
         let listener = relay.sink { _ in }
-        source.send(1)
         forwarding.cancel()
         source.send(2)
         #expect(relay.value == 1)
@@ -144,8 +143,9 @@ struct AssignTests {
         source.send(1)
         source.send(2)
         #expect(values.items == [1])
-        // The forwarding subscriber let go of the subject once the value had been delivered.
-        #expect(weakRelay == nil)
+        // The forwarding subscriber let go of the subject once the value had been delivered;
+        // the listener's subscription keeps it until cancelled, as in Combine.
         listener.cancel()
+        #expect(weakRelay == nil)
     }
 }

@@ -155,6 +155,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
             defer {
                 self.downstream = nil
                 self.parent = nil
+                hasDemand = false
             }
             return (downstream, result, parent as Any)
         }

@@ -1,9 +1,9 @@
 /// A subject that holds a current value and gives it to each new subscriber.
 ///
 /// A subscriber receives the current value on its first request, then every later value. A
-/// value that arrives while a subscriber has no demand is kept for it (only the latest) and sent
-/// on its next request. Setting ``value`` sends it; after a completion, `send(_:)` no longer
-/// changes ``value`` but assigning ``value`` does.
+/// subscriber that had no demand when a value was sent misses it, and receives the subject's
+/// current value on its next request. Setting ``value`` sends it; after a completion,
+/// `send(_:)` no longer changes ``value`` but assigning ``value`` does.
 ///
 /// ```swift
 /// let userName = CurrentValueSubject<String, Never>("")
@@ -21,7 +21,13 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// ```
     @inlinable
     public init(_ value: Output) {
-        core = SubjectCore(current: value)
+        core = SubjectCore(current: value, kind: .currentValue)
+    }
+
+    /// A subject whose subscriptions behave as `kind`'s (a `@Published` property's).
+    @inlinable
+    init(_ value: Output, kind: SubjectKind) {
+        core = SubjectCore(current: value, kind: kind)
     }
 
     /// The current value. Setting it sends the new value to the subscribers (unless the subject
@@ -32,7 +38,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// ```
     @inlinable
     public var value: Output {
-        get { core.lock.withLockUnchecked { core.current! } }
+        get { core.currentValue }
         set { core.send(newValue, storing: true, evenAfterCompletion: true) }
     }
 
@@ -41,7 +47,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @inlinable
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, to: self)
     }
 
     /// Makes `value` the current value and sends it to every subscriber; does nothing after a
@@ -65,10 +71,12 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
         core.send(completion: completion)
     }
 
-    /// Keeps `subscription` and asks it for unlimited values once any subscriber has demand.
+    /// Keeps `subscription` and asks it for unlimited values at once, so the subject's value
+    /// follows the upstream even with no subscriber. The subject cancels the subscriptions it
+    /// keeps when it goes away.
     ///
     /// ```swift
-    /// let cancellable = Just(7).subscribe(subject)   // calls send(subscription:)
+    /// let cancellable = [1, 2, 3].publisher.subscribe(subject)   // subject.value == 3
     /// ```
     @inlinable
     public func send(subscription: any Subscription) {

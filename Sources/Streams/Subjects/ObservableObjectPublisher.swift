@@ -1,5 +1,7 @@
 /// The publisher behind an ``ObservableObject``'s `objectWillChange`: it sends `()` before any
-/// of the object's `@Published` properties changes.
+/// of the object's `@Published` properties changes. A subscriber receives as many signals as it
+/// requested (Combine sends every signal once anything was requested); `request(.none)` does
+/// nothing.
 ///
 /// ```swift
 /// let cancellable = model.objectWillChange.sink { print("model will change") }
@@ -11,7 +13,7 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     public typealias Failure = Never
 
     @usableFromInline
-    let subject = PassthroughSubject<Void, Never>()
+    let subject = PassthroughSubject<Void, Never>(kind: .observableObject)
 
     /// Makes a publisher with no subscribers.
     ///

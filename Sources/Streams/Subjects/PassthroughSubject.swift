@@ -4,9 +4,10 @@
 /// subscriber sees only what is sent after it subscribes. After a completion, `send` does
 /// nothing and new subscribers receive the completion at once.
 ///
-/// Deliveries to one subscriber never overlap: a value sent from another thread, or from inside
-/// that subscriber's own `receive(_:)`, is queued and delivered, in order, by whichever call is
-/// already delivering (see Docs/MigratingFromCombine.md).
+/// Deliveries to one subscriber never overlap: a value sent from inside that subscriber's own
+/// `receive(_:)` is queued and delivered, in order, by the call already delivering; one sent
+/// from another thread waits for its turn (see Docs/MigratingFromCombine.md). A subscription
+/// keeps its subject alive until it completes or is cancelled.
 ///
 /// ```swift
 /// let taps = PassthroughSubject<String, Never>()
@@ -16,7 +17,7 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    let core = SubjectCore<Output, Failure>(current: nil)
+    let core: SubjectCore<Output, Failure>
 
     /// Makes a subject with no subscribers.
     ///
@@ -24,13 +25,21 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// let events = PassthroughSubject<Int, Never>()
     /// ```
     @inlinable
-    public init() {}
+    public init() {
+        core = SubjectCore(current: nil, kind: .passthrough)
+    }
+
+    /// A subject whose subscriptions behave as `kind`'s (``ObservableObjectPublisher``'s).
+    @inlinable
+    init(kind: SubjectKind) {
+        core = SubjectCore(current: nil, kind: kind)
+    }
 
     /// Attaches `subscriber`; after a completion it receives the completion at once.
     @inlinable
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, to: self)
     }
 
     /// Sends `value` to every subscriber that has outstanding demand.
@@ -53,7 +62,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
         core.send(completion: completion)
     }
 
-    /// Keeps `subscription` and asks it for unlimited values once any subscriber has demand.
+    /// Keeps `subscription` and asks it for unlimited values once any subscriber has asked for
+    /// values. The subject cancels the subscriptions it keeps when it goes away.
     ///
     /// ```swift
     /// let cancellable = [1, 2, 3].publisher.subscribe(subject)   // calls send(subscription:)

@@ -17,7 +17,7 @@
 @propertyWrapper
 public struct Published<Value> {
     @usableFromInline
-    var storage: PublishedStorage<Value>
+    let storage: PublishedStorage<Value>
 
     /// Makes a published property with an initial value.
     ///
@@ -65,11 +65,12 @@ public struct Published<Value> {
         set { object[keyPath: storageKeyPath].storage.set(newValue) }
     }
 
-    /// The publisher of the property's values: `$property`.
+    /// The publisher of the property's values: `$property`. As in Combine, assigning it has no
+    /// effect: `$property` keeps publishing this property's own values.
     @inlinable
     public var projectedValue: Publisher {
         get { Publisher(storage: storage) }
-        set { storage = newValue.storage }
+        nonmutating set {}
     }
 
     /// The publisher of a `@Published` property: the current value to each new subscriber,
@@ -143,7 +144,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     @inlinable
     init(_ value: Value) {
         stored = value
-        subject = CurrentValueSubject(value)
+        subject = CurrentValueSubject(value, kind: .published)
     }
 
     /// The property's value.

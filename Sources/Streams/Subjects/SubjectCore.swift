@@ -2,8 +2,9 @@
 /// subscribers, the completion, the upstream subscriptions they were given and, for
 /// `CurrentValueSubject`, the current value, all under one lock.
 ///
-/// Each conduit keeps the core alive; the upstream subscriptions are cancelled when the core goes
-/// away, that is once neither the subject nor any of its subscribers needs it any more.
+/// The upstream subscriptions are kept, also after the completion (as in Combine), and
+/// cancelled when the core goes away: each live conduit keeps its subject, and so the core,
+/// alive.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
@@ -11,6 +12,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
     @usableFromInline
     let lock = Lock()
+    @usableFromInline
+    let kind: SubjectKind
     // Guarded by `lock`.
     /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
     @usableFromInline
@@ -30,8 +33,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     var hasDownstreamDemand = false
 
     @inlinable
-    init(current: Output?) {
+    init(current: Output?, kind: SubjectKind) {
         self.current = current
+        self.kind = kind
+    }
+
+    /// The current value of a subject that has one.
+    @inlinable
+    var currentValue: Output {
+        lock.withLockUnchecked { current! }
     }
 
     deinit {
@@ -40,14 +50,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Attaches `subscriber` through a new conduit that starts out holding the current value, if
-    /// any; after a completion the subscriber receives the completion at once.
+    /// Attaches `subscriber` to `subject` (the publisher it subscribed to) through a new
+    /// conduit; after a completion the subscriber receives `Subscriptions.empty` and the
+    /// completion at once.
     @inlinable
     @inline(__always)
-    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    func attach<S: Subscriber>(_ subscriber: S, to subject: AnyObject) where S.Input == Output, S.Failure == Failure {
         let attached = lock.withLockUnchecked { () -> Attachment<S> in
             if let completion { return .completed(completion) }
-            let conduit = SubjectConduit(downstream: subscriber, core: self, buffered: current)
+            let conduit = SubjectConduit(downstream: subscriber, subject: subject, core: self, kind: kind)
             conduits.append(SubjectConduitEntry(conduit))
             return .attached(conduit)
         }
@@ -86,32 +97,29 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Sends `completion` to every subscriber, once; drops the conduits and the upstream
-    /// subscriptions.
+    /// Sends `completion` to every subscriber, once, and drops the conduits; the upstream
+    /// subscriptions stay until the core goes away.
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
-        let taken = lock.withLockUnchecked { () -> (Conduits, [any Subscription])? in
+        let conduits = lock.withLockUnchecked { () -> Conduits? in
             guard self.completion == nil else { return nil }
             self.completion = completion
-            defer {
-                conduits = []
-                upstreamSubscriptions = []
-            }
-            return (conduits, upstreamSubscriptions)
+            defer { self.conduits = [] }
+            return self.conduits
         }
-        // The upstream subscriptions are released here, outside the lock, without a cancel.
-        guard let (conduits, _) = taken else { return }
+        guard let conduits else { return }
         for conduit in conduits {
             conduit.finish(completion)
         }
     }
 
-    /// Keeps `subscription` and asks it for unlimited values once any subscriber has demand.
+    /// Keeps `subscription` and asks it for unlimited values: a subject with a current value at
+    /// once, the others once any subscriber has asked for values.
     @inlinable
     func send(subscription: any Subscription) {
         let request = lock.withLockUnchecked { () -> Bool in
             upstreamSubscriptions.append(subscription)
-            return hasDownstreamDemand
+            return hasDownstreamDemand || kind.replaysCurrent
         }
         if request {
             subscription.request(.unlimited)
@@ -119,11 +127,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     /// Called by a conduit, outside its lock, when its subscriber first asks for values: the
-    /// first such call asks every upstream subscription for unlimited values.
+    /// first such call asks every upstream subscription for unlimited values (a subject with a
+    /// current value asked at once).
     @inlinable
     func conduitReceivedDemand() {
         let subscriptions = lock.withLockUnchecked { () -> [any Subscription] in
-            guard !hasDownstreamDemand else { return [] }
+            guard !hasDownstreamDemand, !kind.replaysCurrent else { return [] }
             hasDownstreamDemand = true
             return upstreamSubscriptions
         }

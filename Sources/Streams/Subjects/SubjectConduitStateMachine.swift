@@ -1,0 +1,371 @@
+/// The state of a ``SubjectConduit``: a value with no lock and no callouts. Each event method
+/// updates it and returns what the conduit must do once its lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `live`: values and requests go through; `finish` → `closing`, or straight to `terminated`
+///   when the finishing thread gets the turn at once; `cancel` → `terminated`.
+/// - `closing`: the completion is queued behind the delivery under way, or its thread waits for
+///   the turn; values and requests are ignored. Delivering the completion, or `cancel`, →
+///   `terminated`.
+/// - `terminated`: the subject, the core and the subscriber have been let go, except that a
+///   delivery still under way keeps the subscriber (`retained`) until it returns.
+///
+/// Who delivers is tracked apart from the phase, in ``DeliveryTurn``, with the events that
+/// were sent re-entrantly by the turn's holder (`queue`, their demand already counted). So are
+/// the demand and, for subjects with a current value, whether the subscriber is owed it
+/// (`behind`): those change on the value path and are kept out of the phase's payload so that
+/// a value costs no copy of it. For the same reason the actions that deliver a value name no
+/// subscriber: the conduit keeps it unretained, and the machine keeps it alive while the turn is
+/// held.
+@usableFromInline
+struct SubjectConduitStateMachine<Downstream: Subscriber> {
+    @usableFromInline
+    typealias Output = Downstream.Input
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
+    /// What a live conduit holds.
+    @usableFromInline
+    struct Live {
+        @usableFromInline
+        let downstream: Box<Downstream>
+        /// The subject the subscriber subscribed to, held strongly until the end (Combine's
+        /// `parent` and `subject`).
+        @usableFromInline
+        let subject: AnyObject
+        @usableFromInline
+        let core: SubjectCore<Output, Failure>
+
+        @inlinable
+        init(downstream: Box<Downstream>, subject: AnyObject, core: SubjectCore<Output, Failure>) {
+            self.downstream = downstream
+            self.subject = subject
+            self.core = core
+        }
+    }
+
+    @usableFromInline
+    enum Phase {
+        case live(Live)
+        case closing(Live)
+        /// `retained` is the subscriber while a delivery under way still uses it.
+        case terminated(retained: Box<Downstream>?)
+    }
+
+    /// An event sent re-entrantly, delivered by the call under way.
+    @usableFromInline
+    enum Event {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    @usableFromInline
+    let kind: SubjectKind
+    @usableFromInline
+    var phase: Phase
+    /// Held by the subscribing thread until the subscription has been handed over.
+    @usableFromInline
+    var turn: DeliveryTurn
+    @usableFromInline
+    var queue: [Event] = []
+    @usableFromInline
+    var queueHead = 0
+    /// Requested and not yet taken by a value.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    /// The subscriber is owed the subject's current value (kinds that replay it).
+    @usableFromInline
+    var behind: Bool
+    /// The core has been told that this subscriber asked for values.
+    @usableFromInline
+    var toldCore = false
+
+    @inlinable
+    init(kind: SubjectKind, live: Live, subscribingThread: Int) {
+        self.kind = kind
+        phase = .live(live)
+        turn = DeliveryTurn(holder: subscribingThread)
+        behind = kind.replaysCurrent
+    }
+
+    /// Whether values may bypass the lock: unlimited demand, nobody delivering, nothing queued
+    /// or owed.
+    @inlinable
+    var allowsFastDelivery: Bool {
+        guard case .live = phase else { return false }
+        return demand == .unlimited && !behind && !turn.isHeld && queueHead == queue.count
+    }
+
+    /// A lock-free delivery by `thread` was under way when the conduit took its lock: that
+    /// thread holds the turn from now on.
+    @inlinable
+    mutating func fastDeliveryInterrupted(by thread: Int) {
+        turn.holder = thread
+    }
+
+    /// The subscriber to hand the subscription to.
+    @inlinable
+    func subscriberToStart() -> Box<Downstream>? {
+        guard case .live(let live) = phase else { return nil }
+        return live.downstream
+    }
+
+    // MARK: Values
+
+    /// What the conduit does with an offered value.
+    @usableFromInline
+    enum OfferAction {
+        /// Dropped, ignored or queued: nothing more.
+        case none
+        /// The caller holds the turn: deliver to the subscriber, then drain.
+        case deliver
+        /// Park on the waiter, then ``resume(_:)``.
+        case wait(TurnWaiter)
+    }
+
+    /// A value sent by `thread`: it takes one unit of demand or is dropped (a subject with a
+    /// current value remembers that the subscriber is behind).
+    @inlinable
+    mutating func offer(_ value: Output, from thread: Int) -> OfferAction {
+        guard case .live = phase else { return .none }
+        guard demand > 0 else {
+            if kind.replaysCurrent { behind = true }
+            return .none
+        }
+        demand -= 1
+        behind = false
+        switch turn.claim(for: thread) {
+        case .granted:
+            return .deliver
+        case .reentrant:
+            queue.append(.value(value))
+            return .none
+        case .wait(let waiter):
+            return .wait(waiter)
+        }
+    }
+
+    /// What a woken waiter does.
+    @usableFromInline
+    enum ResumeAction {
+        /// Dismissed: nothing.
+        case none
+        /// Granted the turn on a live conduit: deliver, then drain.
+        case deliver
+        /// Granted the turn after the conduit terminated: the turn is let go; release this.
+        case release(Box<Downstream>?)
+    }
+
+    /// A waiter of ``offer(_:from:)`` has woken.
+    @inlinable
+    mutating func resume(_ waiter: TurnWaiter) -> ResumeAction {
+        guard waiter.granted else { return .none }
+        switch phase {
+        case .live, .closing:
+            return .deliver
+        case .terminated(let retained):
+            turn.letGo()
+            phase = .terminated(retained: nil)
+            return .release(retained)
+        }
+    }
+
+    // MARK: Completion
+
+    /// Everything a terminating conduit lets go of, to be completed, woken or released outside
+    /// the lock.
+    @usableFromInline
+    struct Remains {
+        /// Nil while a delivery under way still uses the subscriber.
+        @usableFromInline
+        let downstream: Box<Downstream>?
+        @usableFromInline
+        let subject: AnyObject
+        @usableFromInline
+        let core: SubjectCore<Output, Failure>
+        @usableFromInline
+        let dismissed: ArraySlice<TurnWaiter>
+
+        @inlinable
+        init(
+            downstream: Box<Downstream>?, subject: AnyObject, core: SubjectCore<Output, Failure>,
+            dismissed: ArraySlice<TurnWaiter>
+        ) {
+            self.downstream = downstream
+            self.subject = subject
+            self.core = core
+            self.dismissed = dismissed
+        }
+    }
+
+    /// What the conduit does with `send(completion:)`.
+    @usableFromInline
+    enum FinishAction {
+        /// Ignored or queued.
+        case none
+        /// Complete the subscriber (`downstream` is set: the caller held the turn).
+        case deliver(Remains)
+        /// Park on the waiter, then ``resumeFinish(_:)``.
+        case wait(TurnWaiter)
+    }
+
+    @inlinable
+    mutating func finish(_ completion: Subscribers.Completion<Failure>, from thread: Int) -> FinishAction {
+        guard case .live(let live) = phase else { return .none }
+        phase = .closing(live)
+        switch turn.claim(for: thread) {
+        case .granted:
+            return .deliver(terminate(holdingTurn: true))
+        case .reentrant:
+            queue.append(.completion(completion))
+            return .none
+        case .wait(let waiter):
+            return .wait(waiter)
+        }
+    }
+
+    /// What a woken waiter of ``finish(_:from:)`` does.
+    @usableFromInline
+    enum FinishResumeAction {
+        case none
+        /// Complete the subscriber.
+        case deliver(Remains)
+        /// Cancelled after the turn was handed over: release this.
+        case release(Box<Downstream>?)
+    }
+
+    @inlinable
+    mutating func resumeFinish(_ waiter: TurnWaiter) -> FinishResumeAction {
+        guard waiter.granted else { return .none }
+        switch phase {
+        case .live:
+            preconditionFailure("SubjectConduitStateMachine internal inconsistency: a completion waited on a live conduit")
+        case .closing:
+            return .deliver(terminate(holdingTurn: true))
+        case .terminated(let retained):
+            turn.letGo()
+            phase = .terminated(retained: nil)
+            return .release(retained)
+        }
+    }
+
+    /// Moves to `terminated`. A caller that holds the turn lets it go; otherwise, while a
+    /// delivery is under way, the subscriber stays for that delivery to release.
+    @inlinable
+    mutating func terminate(holdingTurn: Bool) -> Remains {
+        let live: Live
+        switch phase {
+        case .live(let current), .closing(let current):
+            live = current
+        case .terminated:
+            preconditionFailure("SubjectConduitStateMachine internal inconsistency: terminated twice")
+        }
+        queue = []
+        queueHead = 0
+        behind = false
+        let dismissed = turn.dismissAll()
+        var downstream: Box<Downstream>? = live.downstream
+        if holdingTurn {
+            turn.letGo()
+            phase = .terminated(retained: nil)
+        } else if turn.isHeld {
+            phase = .terminated(retained: live.downstream)
+            downstream = nil
+        } else {
+            phase = .terminated(retained: nil)
+        }
+        return Remains(downstream: downstream, subject: live.subject, core: live.core, dismissed: dismissed)
+    }
+
+    /// `cancel()`: nil if already terminated.
+    @inlinable
+    mutating func cancel() -> Remains? {
+        if case .terminated = phase { return nil }
+        return terminate(holdingTurn: false)
+    }
+
+    // MARK: Delivering
+
+    /// The next thing the turn's holder does.
+    @usableFromInline
+    enum DrainAction {
+        /// Nothing more: the turn is let go; `fast` if values may bypass the lock again.
+        case idle(fast: Bool)
+        /// Terminated during the delivery: the turn is let go; release the subscriber.
+        case release(Box<Downstream>?)
+        /// The turn now belongs to a waiting thread: wake it.
+        case handOver(TurnWaiter)
+        /// Deliver a queued value.
+        case value(Output)
+        /// Deliver the subject's current value, read from the core outside the lock.
+        case current(SubjectCore<Output, Failure>)
+        /// Deliver the completion; the conduit has terminated.
+        case completion(Remains, Subscribers.Completion<Failure>)
+    }
+
+    /// The turn's holder returned from the subscriber with `additional` demand.
+    @inlinable
+    mutating func drain(adding additional: Subscribers.Demand) -> DrainAction {
+        demand += additional
+        if case .terminated(let retained) = phase {
+            turn.letGo()
+            phase = .terminated(retained: nil)
+            return .release(retained)
+        }
+        if queueHead < queue.count {
+            let event = queue[queueHead]
+            queueHead += 1
+            switch event {
+            case .value(let value):
+                return .value(value)
+            case .completion(let completion):
+                return .completion(terminate(holdingTurn: true), completion)
+            }
+        }
+        if !queue.isEmpty {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
+        if turn.hasWaiters {
+            return .handOver(turn.pass()!)
+        }
+        if behind, demand > 0, case .live(let live) = phase {
+            behind = false
+            demand -= 1
+            return .current(live.core)
+        }
+        turn.letGo()
+        return .idle(fast: allowsFastDelivery)
+    }
+
+    // MARK: Requests and cancel
+
+    /// What the conduit does with a request.
+    @usableFromInline
+    enum RequestAction {
+        /// Nothing more; `fast` if values may bypass the lock again.
+        case none(fast: Bool)
+        /// Tell the core that a subscriber asked for values (its first request); `fast` as above.
+        case notify(SubjectCore<Output, Failure>, fast: Bool)
+        /// The caller took the turn: deliver the current value read from the core, then drain;
+        /// `notify` the core first if this is the first request.
+        case deliverCurrent(SubjectCore<Output, Failure>, notify: Bool)
+    }
+
+    @inlinable
+    mutating func request(_ additional: Subscribers.Demand, from thread: Int) -> RequestAction {
+        guard case .live(let live) = phase else { return .none(fast: false) }
+        demand += additional
+        let notify = !toldCore
+        toldCore = true
+        // While a delivery is under way, its thread delivers what is owed before it lets go.
+        if behind, !turn.isHeld {
+            behind = false
+            demand -= 1
+            turn.holder = thread
+            return .deliverCurrent(live.core, notify: notify)
+        }
+        let fast = allowsFastDelivery
+        return notify ? .notify(live.core, fast: fast) : .none(fast: fast)
+    }
+}
