@@ -1,0 +1,73 @@
+/// The state of a ``CollectByCountSubscription`` apart from its buffer (which only the
+/// upstream's serial calls touch): a value with no lock and no callouts.
+///
+/// Phases:
+/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
+///   late subscription is still accepted (and asked for nothing until the downstream asks).
+/// - `subscribed(upstream)`: `cancel()` → `cancelled`; a completion → `completed`.
+/// - `cancelled`: the downstream is kept, so that a completion the upstream still sends is
+///   forwarded, as in Combine; a completion → `completed`.
+/// - `completed`: the downstream is let go; nothing more is forwarded.
+@usableFromInline
+struct CollectByCountStateMachine<Downstream> {
+    @usableFromInline
+    enum Phase {
+        case awaiting
+        case subscribed(any Subscription)
+        case cancelled
+        case completed
+    }
+
+    @usableFromInline
+    var phase = Phase.awaiting
+    @usableFromInline
+    var downstream: Downstream?
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    /// The downstream to hand the subscription to, or nil (cancel it).
+    @inlinable
+    mutating func subscription(_ subscription: any Subscription) -> Downstream? {
+        guard case .awaiting = phase else { return nil }
+        phase = .subscribed(subscription)
+        return downstream
+    }
+
+    /// The downstream to deliver a full buffer to, or nil (drop it).
+    @inlinable
+    func value() -> Downstream? {
+        guard case .subscribed = phase else { return nil }
+        return downstream
+    }
+
+    /// The downstream to forward the completion to (let go here), or nil.
+    @inlinable
+    mutating func completion() -> Downstream? {
+        switch phase {
+        case .subscribed, .cancelled:
+            phase = .completed
+            defer { downstream = nil }
+            return downstream
+        case .awaiting, .completed:
+            return nil
+        }
+    }
+
+    /// The upstream to pass a request to, or nil.
+    @inlinable
+    func request() -> (any Subscription)? {
+        guard case .subscribed(let upstream) = phase else { return nil }
+        return upstream
+    }
+
+    /// The upstream to cancel, or nil.
+    @inlinable
+    mutating func cancel() -> (any Subscription)? {
+        guard case .subscribed(let upstream) = phase else { return nil }
+        phase = .cancelled
+        return upstream
+    }
+}
