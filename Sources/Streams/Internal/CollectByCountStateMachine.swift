@@ -4,18 +4,17 @@
 /// Phases:
 /// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
 ///   late subscription is still accepted (and asked for nothing until the downstream asks).
-/// - `subscribed(upstream)`: `cancel()` → `cancelled`; a completion → `completed`.
-/// - `cancelled`: the downstream is kept, so that a completion the upstream still sends is
-///   forwarded, as in Combine; a completion → `completed`.
-/// - `completed`: the downstream is let go; nothing more is forwarded.
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
+/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+///   downstream and forwards every completion, also after a cancel or a completion: a
+///   documented difference, so that nothing is leaked.)
 @usableFromInline
 struct CollectByCountStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
         case awaiting
         case subscribed(any Subscription)
-        case cancelled
-        case completed
+        case terminal
     }
 
     @usableFromInline
@@ -46,14 +45,10 @@ struct CollectByCountStateMachine<Downstream> {
     /// The downstream to forward the completion to (let go here), or nil.
     @inlinable
     mutating func completion() -> Downstream? {
-        switch phase {
-        case .subscribed, .cancelled:
-            phase = .completed
-            defer { downstream = nil }
-            return downstream
-        case .awaiting, .completed:
-            return nil
-        }
+        guard case .subscribed = phase else { return nil }
+        phase = .terminal
+        defer { downstream = nil }
+        return downstream
     }
 
     /// The upstream to pass a request to, or nil.
@@ -63,11 +58,12 @@ struct CollectByCountStateMachine<Downstream> {
         return upstream
     }
 
-    /// The upstream to cancel, or nil.
+    /// The upstream to cancel, or nil; the downstream is handed out to be let go outside the lock.
     @inlinable
-    mutating func cancel() -> (any Subscription)? {
-        guard case .subscribed(let upstream) = phase else { return nil }
-        phase = .cancelled
-        return upstream
+    mutating func cancel() -> (upstream: (any Subscription)?, released: Downstream?) {
+        guard case .subscribed(let upstream) = phase else { return (nil, nil) }
+        phase = .terminal
+        defer { downstream = nil }
+        return (upstream, downstream)
     }
 }

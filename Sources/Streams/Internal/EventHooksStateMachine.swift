@@ -5,10 +5,10 @@
 /// Phases:
 /// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
 ///   a late subscription is still accepted (as in Combine).
-/// - `subscribed(upstream)`: `cancel()` → `cancelled`; a completion → `completed`.
-/// - `cancelled`: values and a completion the upstream still sends are forwarded (as in Combine);
-///   a completion → `completed`.
-/// - `completed`: the downstream is let go; nothing more is forwarded.
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
+/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+///   downstream and forwards what a still-sending upstream sends after a cancel or completion:
+///   a documented difference, so that nothing is leaked.)
 ///
 /// The hooks run for every event in every phase while they are held: `handleEvents` lets go of
 /// them on completion and on a cancel while subscribed, `print` keeps its printer for good
@@ -20,8 +20,7 @@ struct EventHooksStateMachine<Downstream, Hooks> {
     enum Phase {
         case awaiting
         case subscribed(any Subscription)
-        case cancelled
-        case completed
+        case terminal
     }
 
     @usableFromInline
@@ -40,7 +39,7 @@ struct EventHooksStateMachine<Downstream, Hooks> {
         self.keepsHooks = keepsHooks
     }
 
-    /// A subscription arrived: `accepted` tells whether it is handed downstream (else cancelled).
+    /// A subscription arrived: the hooks to run and the downstream to hand it to (nil: cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> (hooks: Hooks?, downstream: Downstream?) {
         guard case .awaiting = phase, let downstream else { return (hooks, nil) }
@@ -48,14 +47,12 @@ struct EventHooksStateMachine<Downstream, Hooks> {
         return (hooks, downstream)
     }
 
-    /// A value arrived: the hooks to run and the downstream to forward it to (none before the
-    /// subscription or after a completion).
+    /// A value arrived: the hooks to run and the downstream to forward it to (only while
+    /// subscribed).
     @inlinable
     func value() -> (hooks: Hooks?, downstream: Downstream?) {
-        switch phase {
-        case .subscribed, .cancelled: (hooks, downstream)
-        case .awaiting, .completed: (hooks, nil)
-        }
+        guard case .subscribed = phase else { return (hooks, nil) }
+        return (hooks, downstream)
     }
 
     /// A completion arrived: the hooks to run and the downstream to forward it to; both are
@@ -63,11 +60,8 @@ struct EventHooksStateMachine<Downstream, Hooks> {
     @inlinable
     mutating func completion() -> (hooks: Hooks?, downstream: Downstream?) {
         let taken: (Hooks?, Downstream?)
-        switch phase {
-        case .subscribed, .cancelled: taken = (hooks, downstream)
-        case .awaiting, .completed: taken = (hooks, nil)
-        }
-        phase = .completed
+        if case .subscribed = phase { taken = (hooks, downstream) } else { taken = (hooks, nil) }
+        phase = .terminal
         downstream = nil
         if !keepsHooks { hooks = nil }
         return taken
@@ -80,13 +74,15 @@ struct EventHooksStateMachine<Downstream, Hooks> {
         return (hooks, upstream)
     }
 
-    /// A cancel: the hooks to run and the upstream to cancel (only while subscribed).
+    /// A cancel: the hooks to run, the upstream to cancel (only while subscribed) and the
+    /// downstream, handed out to be let go outside the lock.
     @inlinable
-    mutating func cancel() -> (hooks: Hooks?, upstream: (any Subscription)?) {
+    mutating func cancel() -> (hooks: Hooks?, upstream: (any Subscription)?, released: Downstream?) {
         let hooks = self.hooks
-        guard case .subscribed(let upstream) = phase else { return (hooks, nil) }
-        phase = .cancelled
+        guard case .subscribed(let upstream) = phase else { return (hooks, nil, nil) }
+        phase = .terminal
         if !keepsHooks { self.hooks = nil }
-        return (hooks, upstream)
+        defer { downstream = nil }
+        return (hooks, upstream, downstream)
     }
 }

@@ -57,9 +57,7 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 /// The subscription of ``Publishers/CollectByCount``; its phases are
-/// ``CollectByCountStateMachine``'s. As in Combine, a completion the upstream sends after a
-/// cancel is still forwarded; one before the subscription or after a completion is not (a
-/// documented difference).
+/// ``CollectByCountStateMachine``'s.
 ///
 /// The buffer and `receiving` are touched only by upstream's calls, which never overlap, so a
 /// value takes the lock only when it fills the buffer.
@@ -135,7 +133,8 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func cancel() {
-        lock.withLockUnchecked { machine.cancel() }?.cancel()
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
     }
 
     @usableFromInline

@@ -164,7 +164,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func cancel() {
-            let (hooks, upstream) = lock.withLockUnchecked { machine.cancel() }
+            let (hooks, upstream, _) = lock.withLockUnchecked { machine.cancel() }
             hooks?.receiveCancel?()
             upstream?.cancel()
         }
