@@ -154,7 +154,8 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     enum DrainStep {
         case send(Downstream, Value)
-        case complete(Downstream, Subscribers.Completion<Failure>)
+        /// `discarded`: what a failure leaves in the buffer, to be let go outside the lock.
+        case complete(Downstream, Subscribers.Completion<Failure>, discarded: [Value])
         /// The drain is over; `.keepFull` asks `upstream` for `delivered` more values.
         case stop(delivered: Int, upstream: (any Subscription)?)
     }
@@ -185,10 +186,11 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         }
         phase = .done
         self.downstream = nil
+        let discarded = values
         values = []
         head = 0
         draining = false
-        return .complete(downstream, completion)
+        return .complete(downstream, completion, discarded: discarded)
     }
 
     @inlinable

@@ -42,13 +42,14 @@ struct CollectByCountStateMachine<Downstream> {
         return downstream
     }
 
-    /// The downstream to forward the completion to (let go here), or nil.
+    /// The downstream to forward the completion to (let go here), or nil. As in Combine, no
+    /// subscription is accepted after a completion, also one that came before any subscription.
     @inlinable
-    mutating func completion() -> Downstream? {
-        guard case .subscribed = phase else { return nil }
+    mutating func completion() -> (forward: Downstream?, released: Downstream?) {
+        let subscribed = if case .subscribed = phase { true } else { false }
         phase = .terminal
         defer { downstream = nil }
-        return downstream
+        return subscribed ? (downstream, nil) : (nil, downstream)
     }
 
     /// The upstream to pass a request to, or nil.

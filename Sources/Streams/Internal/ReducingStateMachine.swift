@@ -109,18 +109,19 @@ struct ReducingStateMachine<Core, Result> {
     /// The downstream cancelled: the upstream to cancel; what was held is returned to be let go
     /// outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Core?) {
-        switch phase {
+    mutating func cancel() -> (upstream: (any Subscription)?, released: (Core?, Phase)) {
+        let old = phase
+        switch old {
         case .awaiting:
-            return (nil, nil)
+            return (nil, (nil, old))
         case .subscribed(let upstream):
             phase = .done
             defer { core = nil }
-            return (upstream, core)
+            return (upstream, (core, old))
         case .holding, .done:
             phase = .done
             defer { core = nil }
-            return (nil, core)
+            return (nil, (core, old))
         }
     }
 }

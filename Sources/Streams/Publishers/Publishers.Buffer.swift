@@ -175,7 +175,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             switch lock.withLockUnchecked({ machine.drainStep(returned: returned) }) {
             case .send(let downstream, let value):
                 returned = downstream.receive(value)
-            case .complete(let downstream, let completion):
+            case .complete(let downstream, let completion, _):
                 downstream.receive(completion: completion)
                 return (0, nil)
             case .stop(let delivered, let upstream):

@@ -57,7 +57,8 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 /// The subscription of ``Publishers/CollectByCount``; its phases are
-/// ``CollectByCountStateMachine``'s.
+/// ``CollectByCountStateMachine``'s. A completion that arrives before the subscription is not
+/// forwarded (Combine forwards it to a downstream that has no subscription yet).
 ///
 /// The buffer and `receiving` are touched only by upstream's calls, which never overlap, so a
 /// value takes the lock only when it fills the buffer.
@@ -114,7 +115,7 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let downstream = lock.withLockUnchecked { machine.completion() }
+        let (downstream, _) = lock.withLockUnchecked { machine.completion() }
         receiving = false
         let rest = buffer
         buffer = []

@@ -3,7 +3,9 @@ extension Publisher {
     /// metrics and debugging.
     ///
     /// `receiveRequest` sees both requests made through the subscription and the non-zero demand
-    /// the downstream returns from receiving a value.
+    /// the downstream returns from receiving a value. As in Combine, the hooks also run for events
+    /// that are not passed on: a second subscription (then cancelled), a request or cancel that
+    /// arrives before the upstream subscription.
     ///
     /// ```swift
     /// let logged = request.handleEvents(
@@ -48,7 +50,8 @@ extension Publishers {
         public var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
         /// Runs when the downstream cancels.
         public var receiveCancel: (() -> Void)?
-        /// Runs for every non-zero demand.
+        /// Runs for every request (`.none` included) and for the non-zero demand the downstream
+        /// returns from receiving a value.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Makes a publisher that runs the given closures as `upstream`'s events pass.

@@ -205,7 +205,7 @@ import Testing
         _ = machine.request(.max(1))
         let step4 = machine.beginDrain()
         #expect(step4)
-        guard case .complete("down", .finished) = machine.drainStep(returned: .none) else {
+        guard case .complete("down", .finished, _) = machine.drainStep(returned: .none) else {
             Issue.record("expected `.finished`")
             return
         }

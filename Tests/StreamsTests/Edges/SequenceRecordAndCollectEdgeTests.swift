@@ -87,13 +87,15 @@ import Testing
         #expect(subscriber.events == [.subscription("CollectByCount"), .value([2, 3]), .completion(.finished)])
     }
 
-    @Test func collectByCountIgnoresACompletionBeforeItsSubscription() {
+    @Test func collectByCountIgnoresACompletionBeforeItsSubscriptionAndAcceptsNoneAfterIt() {
         let upstream = Self.ints()
         upstream.holdsSubscription = true
         upstream.ignoresCancel = true
         let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
         upstream.collect(2).subscribe(subscriber)
         upstream.fail()
+        #expect(subscriber.events.isEmpty)
+        #expect(upstream.sendSubscription()?.cancels == 1)
         #expect(subscriber.events.isEmpty)
     }
 
