@@ -54,6 +54,10 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     /// The `.customError` closure is running (outside the lock).
     @usableFromInline
     var makingError = false
+    /// The downstream has its subscription: nothing is drained before (an upstream may send, and
+    /// fail, inside the initial request, before the downstream has the subscription).
+    @usableFromInline
+    var downstreamSubscribed = false
 
     @inlinable
     init(downstream: Downstream, size: Int, keepFull: Bool, overflow: Overflow) {
@@ -142,10 +146,17 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         return true
     }
 
-    /// Claims the drain; false: one is running and carries on with what changed.
+    /// The downstream has received the subscription: drain what arrived meanwhile.
+    @inlinable
+    mutating func subscriptionHandedDownstream() {
+        downstreamSubscribed = true
+    }
+
+    /// Claims the drain; false: one is running and carries on with what changed, or the
+    /// downstream does not have the subscription yet.
     @inlinable
     mutating func beginDrain() -> Bool {
-        guard !draining else { return false }
+        guard !draining, downstreamSubscribed else { return false }
         draining = true
         delivered = 0
         return true

@@ -139,6 +139,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         // As in Combine, upstream is asked before the downstream has the subscription.
         subscription.request(initial)
         downstream.receive(subscription: self)
+        lock.withLockUnchecked { machine.subscriptionHandedDownstream() }
+        // A completion that arrived inside the initial request may be due now.
+        _ = drain()
     }
 
     @inlinable

@@ -17,6 +17,16 @@ import Testing
         #expect(seenWhenSubscribed == [initial])
     }
 
+    @Test func aFailureInsideTheInitialRequestFollowsTheSubscription() {
+        let subscriber = TestSubscriber<Int, any Error>(initialDemand: nil)
+        [1, 2].publisher.tryMap { _ in throw TestError.other }
+            .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
+            .subscribe(subscriber)
+        #expect(subscriber.events.count == 2)
+        #expect(subscriber.events.first.map { "\($0)" } == "subscription(Buffer)")
+        #expect(subscriber.completion != nil)
+    }
+
     @Test func overflowStrategies() {
         func run(_ whenFull: Publishers.BufferingStrategy<TestError>) -> (TestSubscriber<Int, TestError>, ManualSubscription) {
             let upstream = Self.ints()
@@ -170,6 +180,7 @@ import Testing
         var machine = BufferStateMachine<String, Int, TestError>(
             downstream: "down", size: 2, keepFull: true, overflow: .dropOldest)
         #expect(machine.subscription(Subscriptions.empty)?.0 == .max(2))
+        machine.subscriptionHandedDownstream()
         guard case .drain = machine.value(1) else {
             Issue.record("expected the value to be buffered")
             return
