@@ -11,7 +11,7 @@ import Streams
 /// [1, 2, 3].publisher.subscribe(subscriber)
 /// #expect(subscriber.values == [1])
 /// subscriber.request(.max(2))
-/// #expect(subscriber.events == [.subscription("Sequence"), .value(1), .value(2), .value(3), .completion(.finished)])
+/// #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
 /// ```
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable

@@ -7,7 +7,7 @@ struct TestSubscriberTests {
     @Test func recordsEventsInOrderAndHonoursDemand() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         [1, 2, 3].publisher.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription("Sequence"), .value(1)])
+        #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1)])
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completion == .finished)

@@ -23,14 +23,15 @@ struct BufferTests {
         #expect(subscriber.values == [1, 2, 3])
     }
 
-    @Test func byRequestAsksForUnlimitedOnTheFirstRequest() {
+    @Test func byRequestAsksForUnlimitedAtOnce() {
         let requests = Log<Subscribers.Demand>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
         let subject = PassthroughSubject<Int, Never>()
         subject.handleEvents(receiveRequest: { requests.append($0) })
             .buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest)
             .subscribe(subscriber)
-        #expect(requests.items.isEmpty)
+        // As in Combine, before the downstream has asked for anything.
+        #expect(requests.items == [.unlimited])
         subscriber.request(.max(1))
         subscriber.request(.max(1))
         #expect(requests.items == [.unlimited])
@@ -67,6 +68,9 @@ struct BufferTests {
         #expect(subscriber.completion == nil)
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2])
+        // As in Combine, `.finished` also waits for demand once the buffer is empty.
+        #expect(subscriber.completion == nil)
+        subscriber.request(.max(1))
         #expect(subscriber.completion == .finished)
 
         let other = PassthroughSubject<Int, TestError>()

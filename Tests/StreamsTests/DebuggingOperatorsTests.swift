@@ -9,7 +9,7 @@ struct DebuggingOperatorsTests {
         let subscriber = TestSubscriber<Int, Never>()
         [1, 2].publisher.setFailureType(to: TestError.self).assertNoFailure().subscribe(subscriber)
         // Pass-through, as in Combine: the downstream sees the upstream's own subscription.
-        #expect(subscriber.events == [.subscription("Sequence"), .value(1), .value(2), .completion(.finished)])
+        #expect(subscriber.events == [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)])
     }
 
     @Test func assertNoFailureStopsOnAFailure() async {

@@ -80,6 +80,7 @@ struct HandleEventsTests {
                 receive subscription: (Just)
                 request unlimited
                 receive value: (1)
+                request max: (0) (synchronous)
                 receive finished
 
                 """)

@@ -71,9 +71,11 @@ struct ReducingOperatorsTests {
         let subscriber = TestSubscriber<Int, Never>()
         [1, 2, 3].publisher.eraseToAnyPublisher().last().subscribe(subscriber)
         #expect(subscriber.events == [.subscription("Last"), .value(3), .completion(.finished)])
-        // Nothing to send: the completion does not wait for demand.
+        // Nothing to send: as in Combine, the bare completion still waits for demand.
         let empty = TestSubscriber<Int, Never>(initialDemand: nil)
         Empty<Int, Never>().last().subscribe(empty)
+        #expect(empty.events == [.subscription("Last")])
+        empty.subscription?.request(.max(1))
         #expect(empty.events == [.subscription("Last"), .completion(.finished)])
     }
 

@@ -10,16 +10,15 @@ enum ReduceStep<Failure: Error> {
 }
 
 /// The subscription behind the operators that reduce a stream to at most one value: `collect()`,
-/// `first`, `last`, `reduce`, `count()`, `min`, `max`, `contains`, `allSatisfy`,
-/// `ignoreOutput()` and their `try` forms.
+/// `first`, `last`, `reduce`, `count()`, `min`, `max`, `contains`, `allSatisfy` and their `try`
+/// forms.
 ///
 /// It asks upstream for everything at once; `step` folds each value into state the closures
 /// share, and `result` reads the final value (nil: finish without one) once upstream finishes or
-/// `step` says `.done`. A result value waits for downstream demand; a bare `.finished` and a
-/// failure do not.
-///
-/// As in Combine, a `cancel()` before the upstream subscription is a no-op: a subscription that
-/// arrives later is accepted and asked for everything.
+/// `step` says `.done`. As in Combine, the result and `.finished` (also a bare `.finished`) wait
+/// until the downstream has asked; a failure does not. The phases are
+/// ``ReducingStateMachine``'s: a `cancel()` before the upstream subscription is a no-op, so a
+/// subscription that arrives later is accepted and asked for everything; `request(.none)` traps.
 @usableFromInline
 final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -54,31 +53,19 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     }
 
     @usableFromInline
+    typealias Machine = ReducingStateMachine<Core, Downstream.Input>
+
+    @usableFromInline
     let name: String
     /// What the mirror shows as `initial` (`collect()` shows only how many values it has).
     @usableFromInline
     let initial: Any?
     @usableFromInline
     let lock = Lock()
-
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    /// Nil once the result or a failure has been sent, or the subscription cancelled.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var core: Core?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDemand = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var resultReady = false
-    /// The result, once ready, while it waits for demand.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingResult: Downstream.Input?
+    var machine: Machine
 
     @inlinable
     init(
@@ -91,17 +78,12 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     ) {
         self.name = name
         self.initial = initial
-        core = Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure)
+        machine = Machine(core: Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Core? in
-            guard case .awaitingSubscription = status, let core = self.core else { return nil }
-            status = .subscribed(subscription)
-            return core
-        }
-        guard let core = accepted else {
+        guard let core = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -111,73 +93,38 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard
-            let core = lock.withLockUnchecked({ () -> Core? in
-                guard case .subscribed = status else { return nil }
-                return self.core
-            })
-        else { return .none }
+        guard let core = lock.withLockUnchecked({ machine.value() }) else { return .none }
         switch core.step(input) {
         case .more:
             break
         case .done:
-            let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
-                defer { status = .terminal }
-                return status
-            }
-            upstream.cancel()
-            resultIsReady()
+            finish(core.result(), cancelUpstream: true)
         case .fail(let error):
-            fail(error)
+            let (upstream, deliver) = lock.withLockUnchecked { machine.fail(cancelUpstream: true) }
+            upstream?.cancel()
+            deliver?.downstream.receive(completion: .failure(error))
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let subscribed = lock.withLockUnchecked { () -> Core? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            return self.core
-        }
-        guard let core = subscribed else { return }
         switch completion {
-        case .finished: resultIsReady()
-        case .failure(let error): fail(core.mapFailure(error))
+        case .finished:
+            guard let core = lock.withLockUnchecked({ machine.value() }) else { return }
+            finish(core.result(), cancelUpstream: false)
+        case .failure(let error):
+            guard let core = lock.withLockUnchecked({ machine.fail(cancelUpstream: false).deliver }) else { return }
+            core.downstream.receive(completion: .failure(core.mapFailure(error)))
         }
     }
 
-    /// Cancels upstream (if still subscribed) and sends the failure at once.
+    /// The result is known: delivers it now if the downstream has asked, else holds it.
     @inlinable
-    func fail(_ error: Downstream.Failure) {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?) in
-            defer {
-                status = .terminal
-                core = nil
-            }
-            return (status, self.core)
-        }
-        taken.0.cancel()
-        taken.1?.downstream.receive(completion: .failure(error))
-    }
-
-    /// Reads the result and delivers it now if there is nothing to send or the downstream has
-    /// asked for it; otherwise keeps it for the first request.
-    @inlinable
-    func resultIsReady() {
-        guard let core = lock.withLockUnchecked({ self.core }) else { return }
-        let result = core.result()
-        let deliverNow = lock.withLockUnchecked { () -> Bool in
-            guard self.core != nil else { return false }
-            guard result == nil || hasDemand else {
-                resultReady = true
-                pendingResult = result
-                return false
-            }
-            self.core = nil
-            return true
-        }
-        if deliverNow {
+    func finish(_ result: Downstream.Input?, cancelUpstream: Bool) {
+        let action = lock.withLockUnchecked { machine.finish(result, cancelUpstream: cancelUpstream) }
+        action.upstream?.cancel()
+        if let core = action.deliver {
             deliver(result, to: core)
         }
     }
@@ -193,35 +140,16 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        let ready = lock.withLockUnchecked { () -> (Core, Downstream.Input?)? in
-            guard !hasDemand else { return nil }
-            hasDemand = true
-            guard resultReady, let core = self.core else { return nil }
-            defer {
-                self.core = nil
-                pendingResult = nil
-            }
-            return (core, pendingResult)
-        }
-        if let (core, result) = ready {
+        if let (core, result) = lock.withLockUnchecked({ machine.request() }) {
             deliver(result, to: core)
         }
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Core?, Downstream.Input?) in
-            if case .awaitingSubscription = status { return (status, nil, nil) }
-            defer {
-                status = .terminal
-                resultReady = false
-                core = nil
-                pendingResult = nil
-            }
-            return (status, self.core, pendingResult)
-        }
-        taken.0.cancel()
+        // Handed out of the lock so that what it holds is released outside it.
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
     }
 
     @usableFromInline
@@ -229,8 +157,14 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @usableFromInline
     var customMirror: Mirror {
-        let (core, status) = lock.withLockUnchecked { (self.core, self.status) }
+        let (core, phase) = lock.withLockUnchecked { (machine.core, machine.phase) }
         let result = core?.result()
+        let status: SubscriptionStatus =
+            switch phase {
+            case .awaiting: .awaitingSubscription
+            case .subscribed(let upstream): .subscribed(upstream)
+            case .holding, .done: .terminal
+            }
         if name == "Collect" {
             return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])
         }

@@ -2,12 +2,13 @@ extension Publisher {
     /// Keeps up to `size` values that arrive while the downstream has no demand, and sends them
     /// as it asks.
     ///
-    /// With `.keepFull` the buffer asks upstream for `size` values at once and for one more each
-    /// time a value leaves it; with `.byRequest` it asks upstream for unlimited values once the
-    /// downstream first asks. A value that finds the buffer full is handled by `whenFull`: dropped
-    /// (`.dropNewest`), or makes room by dropping the oldest (`.dropOldest`), or fails the stream
-    /// (`.customError`). `.finished` waits until the buffer is empty; a failure is sent at once
-    /// and the buffered values are discarded.
+    /// As in Combine, upstream is asked as soon as it subscribes, before the downstream asks:
+    /// with `.keepFull` for `size` values, then again for as many as have left the buffer; with
+    /// `.byRequest` for unlimited values. A value that finds the buffer full is handled by
+    /// `whenFull`: dropped (`.dropNewest`), or makes room by dropping the oldest (`.dropOldest`),
+    /// or fails the stream (`.customError`). `.finished` waits until the buffer is empty and the
+    /// downstream has demand; a failure goes out once the downstream has no demand left or the
+    /// buffer is empty. `size` may be 0 (every value overflows).
     ///
     /// ```swift
     /// let smoothed = sensor.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)
@@ -91,223 +92,115 @@ extension Publishers {
     }
 }
 
-/// The subscription of ``Publishers/Buffer``. Every value goes through the buffer; whoever finds
-/// nothing draining (an arriving value or a request) drains it while there is demand, so the
-/// subscriber is never called concurrently.
+/// The subscription of ``Publishers/Buffer``; its phases are ``BufferStateMachine``'s. Whoever
+/// finds nothing draining (an arriving value, a completion or a request) drains the buffer while
+/// there is demand, so the subscriber is never called concurrently.
 @usableFromInline
 final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
-    let size: Int
+    typealias Machine = BufferStateMachine<Downstream, Upstream.Output, Upstream.Failure>
+
     @usableFromInline
-    let prefetch: Publishers.PrefetchStrategy
-    @usableFromInline
-    let whenFull: Publishers.BufferingStrategy<Upstream.Failure>
+    let makeError: (() -> Upstream.Failure)?
     @usableFromInline
     let lock = Lock()
-
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var values: [Upstream.Output] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var head = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var draining = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finished = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var askedUnlimited = false
+    var machine: Machine
 
     @inlinable
     init(downstream: Downstream, buffer: Publishers.Buffer<Upstream>) {
-        self.downstream = Box(downstream)
-        size = buffer.size
-        prefetch = buffer.prefetch
-        whenFull = buffer.whenFull
+        let overflow: Machine.Overflow
+        switch buffer.whenFull {
+        case .dropNewest:
+            overflow = .dropNewest
+            makeError = nil
+        case .dropOldest:
+            overflow = .dropOldest
+            makeError = nil
+        case .customError(let make):
+            overflow = .customError
+            makeError = make
+        }
+        machine = Machine(
+            downstream: downstream, size: max(buffer.size, 0), keepFull: buffer.prefetch == .keepFull,
+            overflow: overflow)
     }
 
     @inlinable
-    var count: Int { values.count - head }
-
-    @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, downstream != nil else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let (initial, downstream) = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
-        downstream.value.receive(subscription: self)
-        if prefetch == .keepFull { subscription.request(.max(size)) }
+        // As in Combine, upstream is asked before the downstream has the subscription.
+        subscription.request(initial)
+        downstream.receive(subscription: self)
+        lock.withLockUnchecked { machine.subscriptionHandedDownstream() }
+        // A completion that arrived inside the initial request may be due now.
+        _ = drain()
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        let overflow = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status else { return false }
-            guard count == size else {
-                values.append(input)
-                return false
-            }
-            switch whenFull {
-            case .dropNewest:
-                return false
-            case .dropOldest:
-                head += 1
-                values.append(input)
-                if head >= size {
-                    values.removeFirst(head)
-                    head = 0
-                }
-                return false
-            case .customError:
-                return true
-            }
-        }
-        if overflow, case .customError(let makeError) = whenFull {
-            fail(makeError(), cancelUpstream: true)
+        switch lock.withLockUnchecked({ machine.value(input) }) {
+        case .ignore:
+            return .none
+        case .drain:
+            // Inside a value, `.keepFull` returns the number of delivered values as demand.
+            return .max(drain().delivered)
+        case .makeError:
+            let error = makeError!()
+            lock.withLockUnchecked { machine.overflowed(error) }?.cancel()
+            _ = drain()
             return .none
         }
-        drain()
-        return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        switch completion {
-        case .finished:
-            let subscribed = lock.withLockUnchecked { () -> Bool in
-                guard case .subscribed = status else { return false }
-                status = .terminal
-                finished = true
-                return true
-            }
-            if subscribed { drain() }
-        case .failure(let error):
-            fail(error, cancelUpstream: false)
+        if lock.withLockUnchecked({ machine.completion(completion) }) {
+            _ = drain()
         }
     }
 
-    /// Sends the failure at once and discards the buffer.
+    /// Sends buffered values while there is demand, then a completion when it is due, unless
+    /// another call is already draining. Returns how many values `.keepFull` asks `upstream`
+    /// for again.
     @inlinable
-    func fail(_ error: Downstream.Failure, cancelUpstream: Bool) {
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, [Upstream.Output]) in
-            guard downstream != nil, !finished else { return (.terminal, nil, []) }
-            defer {
-                status = .terminal
-                downstream = nil
-                values = []
-                head = 0
-            }
-            return (cancelUpstream ? status : .terminal, downstream, values)
-        }
-        taken.0.cancel()
-        taken.1?.value.receive(completion: .failure(error))
-    }
-
-    /// Sends buffered values while there is demand, unless another call is already doing so;
-    /// finishes once upstream has finished and the buffer is empty.
-    @inlinable
-    func drain() {
-        guard
-            lock.withLockUnchecked({ () -> Bool in
-                guard !draining else { return false }
-                draining = true
-                return true
-            })
-        else { return }
+    func drain() -> (delivered: Int, upstream: (any Subscription)?) {
+        guard lock.withLockUnchecked({ machine.beginDrain() }) else { return (0, nil) }
+        var returned = Subscribers.Demand.none
         while true {
-            let step = lock.withLockUnchecked { () -> DrainStep in
-                guard let downstream else {
-                    draining = false
-                    return .stop
-                }
-                if count > 0 && demand > 0 {
-                    demand -= 1
-                    let value = values[head]
-                    head += 1
-                    if head == values.count {
-                        values.removeAll(keepingCapacity: true)
-                        head = 0
-                    }
-                    return .send(downstream, value, prefetch == .keepFull ? status : .terminal)
-                }
-                if finished && count == 0 {
-                    self.downstream = nil
-                    return .finish(downstream)
-                }
-                draining = false
-                return .stop
-            }
-            switch step {
-            case .stop:
-                return
-            case .send(let downstream, let value, let upstream):
-                let more = downstream.value.receive(value)
-                if more > 0 { lock.withLockUnchecked { demand += more } }
-                upstream.request(.max(1))
-            case .finish(let downstream):
-                downstream.value.receive(completion: .finished)
-                return
+            switch lock.withLockUnchecked({ machine.drainStep(returned: returned) }) {
+            case .send(let downstream, let value):
+                returned = downstream.receive(value)
+            case .complete(let downstream, let completion, _):
+                downstream.receive(completion: completion)
+                return (0, nil)
+            case .stop(let delivered, let upstream):
+                return (delivered, upstream)
             }
         }
-    }
-
-    /// What `drain()` does once it has left the lock.
-    @usableFromInline
-    enum DrainStep {
-        case stop
-        case send(Box<Downstream>, Upstream.Output, SubscriptionStatus)
-        case finish(Box<Downstream>)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         // As in Combine, `.none` is accepted and changes nothing.
-        guard demand > 0 else { return }
-        let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
-            self.demand += demand
-            guard prefetch == .byRequest, !askedUnlimited else { return .terminal }
-            askedUnlimited = true
-            return status
-        }
-        upstream.request(.unlimited)
-        drain()
+        guard lock.withLockUnchecked({ machine.request(demand) }) else { return }
+        // Inside a request, `.keepFull` asks for the delivered values with a request.
+        let (delivered, upstream) = drain()
+        upstream?.request(.max(delivered))
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, [Upstream.Output]) in
-            // As in Combine, a cancel before the upstream subscription is a no-op.
-            if case .awaitingSubscription = status { return (status, nil, []) }
-            defer {
-                status = .terminal
-                downstream = nil
-                values = []
-                head = 0
-            }
-            return (status, downstream, values)
-        }
-        taken.0.cancel()
+        // Handed out of the lock so that what it holds is released outside it.
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
     }
 
     @usableFromInline
@@ -316,10 +209,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(
+            let terminal: Subscribers.Completion<Upstream.Failure>? =
+                if case .completing(let completion) = machine.phase { completion } else { nil }
+            return Mirror(
                 self,
                 children: [
-                    "values": Array(values[head...]), "state": status, "downstreamDemand": demand, "terminal": finished,
+                    "values": machine.buffered, "state": machine.phase, "downstreamDemand": machine.demand,
+                    "terminal": terminal as Any,
                 ])
         }
     }

@@ -56,10 +56,12 @@ extension Publishers {
 
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
-/// The subscription of ``Publishers/CollectByCount``.
+/// The subscription of ``Publishers/CollectByCount``; its phases are
+/// ``CollectByCountStateMachine``'s. A completion that arrives before the subscription is not
+/// forwarded (Combine forwards it to a downstream that has no subscription yet).
 ///
-/// The buffer is touched only by upstream's calls, which never overlap; the lock guards the
-/// status and the subscriber.
+/// The buffer and `receiving` are touched only by upstream's calls, which never overlap, so a
+/// value takes the lock only when it fills the buffer.
 @usableFromInline
 final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -72,81 +74,68 @@ where Downstream.Input == [Element] {
     @usableFromInline
     @exclusivity(unchecked)
     var buffer: [Element] = []
+    /// Whether values are collected: from the accepted subscription to the completion. Touched
+    /// only by upstream's calls.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var receiving = false
 
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
+    var machine: CollectByCountStateMachine<Downstream>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
-        self.downstream = Box(downstream)
+        machine = CollectByCountStateMachine(downstream: downstream)
         self.count = count
         buffer.reserveCapacity(count)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, downstream != nil else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let downstream = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
-        downstream.value.receive(subscription: self)
+        receiving = true
+        downstream.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Element) -> Subscribers.Demand {
+        guard receiving else { return .none }
         buffer.append(input)
-        guard buffer.count == count, let downstream = lock.withLockUnchecked({ downstream }) else { return .none }
+        guard buffer.count == count else { return .none }
         let full = buffer
         buffer.removeAll(keepingCapacity: true)
-        return downstream.value.receive(full) * count
+        guard let downstream = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        return downstream.receive(full) * count
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            defer { self.downstream = nil }
-            return self.downstream
-        }
+        let (downstream, _) = lock.withLockUnchecked { machine.completion() }
+        receiving = false
         let rest = buffer
         buffer = []
         guard let downstream else { return }
         if case .finished = completion, !rest.isEmpty {
-            _ = downstream.value.receive(rest)
+            _ = downstream.receive(rest)
         }
-        downstream.value.receive(completion: completion)
+        downstream.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        lock.withLockUnchecked { status }.request(demand * count)
+        lock.withLockUnchecked { machine.request() }?.request(demand * count)
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
-            // As in Combine, a cancel before the upstream subscription is a no-op.
-            if case .awaitingSubscription = status { return (status, nil) }
-            defer {
-                status = .terminal
-                downstream = nil
-            }
-            return (status, downstream)
-        }
-        taken.0.cancel()
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
     }
 
     @usableFromInline
@@ -155,10 +144,12 @@ where Downstream.Input == [Element] {
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(
+            let upstream: (any Subscription)? =
+                if case .subscribed(let upstream) = machine.phase { upstream } else { nil }
+            return Mirror(
                 self,
                 children: [
-                    "downstream": downstream?.value as Any, "upstreamSubscription": status.subscription as Any,
+                    "downstream": machine.downstream as Any, "upstreamSubscription": upstream as Any,
                     "buffer": buffer, "count": count,
                 ])
         }

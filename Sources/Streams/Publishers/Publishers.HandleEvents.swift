@@ -3,7 +3,9 @@ extension Publisher {
     /// metrics and debugging.
     ///
     /// `receiveRequest` sees both requests made through the subscription and the non-zero demand
-    /// the downstream returns from receiving a value.
+    /// the downstream returns from receiving a value. As in Combine, the hooks also run for events
+    /// that are not passed on: a second subscription (then cancelled), a request or cancel that
+    /// arrives before the upstream subscription.
     ///
     /// ```swift
     /// let logged = request.handleEvents(
@@ -48,7 +50,8 @@ extension Publishers {
         public var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
         /// Runs when the downstream cancels.
         public var receiveCancel: (() -> Void)?
-        /// Runs for every non-zero demand.
+        /// Runs for every request (`.none` included) and for the non-zero demand the downstream
+        /// returns from receiving a value.
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Makes a publisher that runs the given closures as `upstream`'s events pass.
@@ -84,30 +87,31 @@ extension Publishers {
 
 extension Publishers.HandleEvents {
     /// HandleEvents' subscription: it stands between upstream and downstream so that it sees
-    /// requests and cancellation too. The hooks are released on completion or cancel.
-    /// `print(_:to:)` uses it too, with its own `name` and a separate hook for the demand the
-    /// downstream returns from `receive(_:)`.
+    /// requests and cancellation too; its phases are ``EventHooksStateMachine``'s. As in Combine,
+    /// the hooks run for every event, also for a duplicate or late subscription (before it is
+    /// cancelled), a request or cancel before the subscription, and `.none` demand; they are
+    /// released on completion and on a cancel while subscribed. `print(_:to:)` uses it too, with
+    /// its own `name`, hooks it keeps for good and a hook for every demand the downstream returns
+    /// from `receive(_:)` (zero included).
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline
+        typealias Machine = EventHooksStateMachine<Downstream, Publishers.HandleEvents<Upstream>>
+
+        @usableFromInline
         let name: String
+        /// `print`'s log of every demand the downstream returns for a value; nil for
+        /// `handleEvents`, which runs `receiveRequest` with a non-zero one.
+        @usableFromInline
+        let returnedDemandHook: ((Subscribers.Demand) -> Void)?
         @usableFromInline
         let lock = Lock()
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-        @usableFromInline
-        @exclusivity(unchecked)
-        var hooks: Publishers.HandleEvents<Upstream>?
-        @usableFromInline
-        @exclusivity(unchecked)
-        var returnedDemandHook: ((Subscribers.Demand) -> Void)?
-        @usableFromInline
-        @exclusivity(unchecked)
-        var downstream: Downstream?
+        var machine: Machine
 
         @inlinable
         init(
@@ -117,86 +121,55 @@ extension Publishers.HandleEvents {
             downstream: Downstream
         ) {
             self.name = name
-            self.hooks = hooks
-            self.returnedDemandHook = returnedDemandHook ?? hooks.receiveRequest
-            self.downstream = downstream
+            self.returnedDemandHook = returnedDemandHook
+            machine = Machine(downstream: downstream, hooks: hooks, keepsHooks: returnedDemandHook != nil)
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let current = lock.withLockUnchecked { () -> (Downstream, Publishers.HandleEvents<Upstream>)? in
-                guard case .awaitingSubscription = status, let downstream, let hooks else { return nil }
-                status = .subscribed(subscription)
-                return (downstream, hooks)
-            }
-            guard let (downstream, hooks) = current else {
+            let (hooks, downstream) = lock.withLockUnchecked { machine.subscription(subscription) }
+            hooks?.receiveSubscription?(subscription)
+            if let downstream {
+                downstream.receive(subscription: self)
+            } else {
                 subscription.cancel()
-                return
             }
-            hooks.receiveSubscription?(subscription)
-            downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
-            let current = lock.withLockUnchecked {
-                () -> (Downstream, Publishers.HandleEvents<Upstream>, ((Subscribers.Demand) -> Void)?)? in
-                guard case .subscribed = status, let downstream, let hooks else { return nil }
-                return (downstream, hooks, returnedDemandHook)
-            }
-            guard let (downstream, hooks, returnedDemandHook) = current else { return .none }
-            hooks.receiveOutput?(input)
+            let (hooks, downstream) = lock.withLockUnchecked { machine.value() }
+            hooks?.receiveOutput?(input)
+            guard let downstream else { return .none }
             let demand = downstream.receive(input)
-            if demand > 0 {
-                returnedDemandHook?(demand)
+            if let returnedDemandHook {
+                returnedDemandHook(demand)
+            } else if demand > 0 {
+                hooks?.receiveRequest?(demand)
             }
             return demand
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let current = lock.withLockUnchecked { () -> (Downstream, Publishers.HandleEvents<Upstream>)? in
-                guard case .subscribed = status, let downstream, let hooks else { return nil }
-                status = .terminal
-                self.downstream = nil
-                self.hooks = nil
-                returnedDemandHook = nil
-                return (downstream, hooks)
-            }
-            guard let (downstream, hooks) = current else { return }
-            hooks.receiveCompletion?(completion)
-            downstream.receive(completion: completion)
+            let (hooks, downstream) = lock.withLockUnchecked { machine.completion() }
+            hooks?.receiveCompletion?(completion)
+            downstream?.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // As in Combine, `.none` is passed on like any other demand.
-            let current = lock.withLockUnchecked { () -> (any Subscription, Publishers.HandleEvents<Upstream>)? in
-                guard case .subscribed(let subscription) = status, let hooks else { return nil }
-                return (subscription, hooks)
-            }
-            guard let (subscription, hooks) = current else { return }
-            hooks.receiveRequest?(demand)
-            subscription.request(demand)
+            let (hooks, upstream) = lock.withLockUnchecked { machine.request() }
+            hooks?.receiveRequest?(demand)
+            upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let taken = lock.withLockUnchecked { () -> (any Subscription, Publishers.HandleEvents<Upstream>?, Downstream?)? in
-                // Before the subscription a cancel is a no-op, as in Combine: a late subscription
-                // is still accepted.
-                guard case .subscribed(let subscription) = status else { return nil }
-                status = .terminal
-                defer {
-                    hooks = nil
-                    returnedDemandHook = nil
-                    downstream = nil
-                }
-                return (subscription, hooks, downstream)
-            }
-            guard let (subscription, hooks, _) = taken else { return }
+            let (hooks, upstream, _) = lock.withLockUnchecked { machine.cancel() }
             hooks?.receiveCancel?()
-            subscription.cancel()
+            upstream?.cancel()
         }
 
         @usableFromInline

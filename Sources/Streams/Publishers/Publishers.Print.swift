@@ -1,13 +1,19 @@
 extension Publisher {
-    /// Prints a line for every event that passes: subscription, request, value, completion and
-    /// cancel, each starting with `prefix` (when not empty), to `stream` or to standard output.
+    /// Prints a line for every event: subscription, request, value, completion and cancel, each
+    /// starting with `prefix` (when not empty), to `stream` or to standard output.
+    ///
+    /// As in Combine, every event is logged whatever the state (a duplicate subscription, a
+    /// request after a cancel, ...), and after each value the demand the downstream returned
+    /// (`request max: (1) (synchronous)`).
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher.print("numbers").sink { _ in }
-    /// // numbers: receive subscription: (Sequence)
+    /// // numbers: receive subscription: ([1, 2])
     /// // numbers: request unlimited
     /// // numbers: receive value: (1)
+    /// // numbers: request max: (0) (synchronous)
     /// // numbers: receive value: (2)
+    /// // numbers: request max: (0) (synchronous)
     /// // numbers: receive finished
     /// ```
     @inlinable
@@ -99,13 +105,17 @@ final class EventPrinter: @unchecked Sendable {
         demand.max.map { "max: (\($0))" } ?? "unlimited"
     }
 
-    /// Writes one line. The lock keeps lines whole when events come from several threads; the
-    /// stream is the caller's own text sink, which never calls back into the pipeline.
+    /// Writes one line as `Swift.print(_:to:)` does: with a stream, three writes (`""`, the line,
+    /// `"\n"`), as in Combine. The lock keeps lines whole when events come from several threads;
+    /// the stream is the caller's own text sink, which never calls back into the pipeline.
     @inlinable
     func write(_ line: String) {
         lock.withLockUnchecked {
             if var target = stream {
-                target.write(prefix + line + "\n")
+                // The three writes `Swift.print(_:to:)` makes.
+                target.write("")
+                target.write(prefix + line)
+                target.write("\n")
                 stream = target
             } else {
                 Swift.print(prefix + line)

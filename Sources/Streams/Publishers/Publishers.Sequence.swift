@@ -45,7 +45,9 @@ extension Publishers {
             var iterator = sequence.makeIterator()
             if let first = iterator.next() {
                 subscriber.receive(
-                    subscription: SequenceSubscription(downstream: subscriber, iterator: iterator, next: first))
+                    subscription: SequenceSubscription(
+                        downstream: subscriber, sequence: sequence, iterator: iterator, next: first,
+                        completion: .finished))
             } else {
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .finished)
@@ -57,7 +59,8 @@ extension Publishers {
 extension Publishers.Sequence: Equatable where Elements: Equatable {}
 extension Publishers.Sequence: Sendable where Elements: Sendable {}
 
-/// The subscription of ``Publishers/Sequence``.
+/// The subscription of ``Publishers/Sequence``. As in Combine it describes itself as its
+/// sequence while active, and `request(.none)` is accepted (also from inside `receive(_:)`).
 ///
 /// The per-element path takes no lock. Whoever holds `owned` (set under the lock) is the only
 /// code that touches `iterator`, `next` and reads `downstream`: the thread that is emitting, or,
@@ -72,6 +75,12 @@ where Downstream.Input == Iterator.Element {
     let lock = Lock()
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
+    /// Sent after the last element: `.finished`, or a `Record`'s recorded completion.
+    @usableFromInline
+    let completion: Subscribers.Completion<Downstream.Failure>
+    /// `Record`'s subscription, which reflects itself differently.
+    @usableFromInline
+    let isRecord: Bool
 
     // Guarded by `lock`.
     @usableFromInline
@@ -83,6 +92,10 @@ where Downstream.Input == Iterator.Element {
     @usableFromInline
     @exclusivity(unchecked)
     var terminated = false
+    /// The sequence, for the description and mirror; nil once exhausted or cancelled.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var sequence: Any?
 
     // Touched only by the owner; `downstream` is written under `lock` too, for `customMirror`.
     @usableFromInline
@@ -96,8 +109,14 @@ where Downstream.Input == Iterator.Element {
     var next: Iterator.Element?
 
     @inlinable
-    init(downstream: Downstream, iterator: Iterator, next: Iterator.Element) {
+    init(
+        downstream: Downstream, sequence: Any, iterator: Iterator, next: Iterator.Element,
+        completion: Subscribers.Completion<Downstream.Failure>, isRecord: Bool = false
+    ) {
         self.downstream = downstream
+        self.sequence = sequence
+        self.completion = completion
+        self.isRecord = isRecord
         self.iterator = iterator
         self.next = next
     }
@@ -170,7 +189,7 @@ where Downstream.Input == Iterator.Element {
         }
         let downstream = release()
         if !alreadyTerminated {
-            downstream?.receive(completion: .finished)
+            downstream?.receive(completion: completion)
         }
     }
 
@@ -180,33 +199,48 @@ where Downstream.Input == Iterator.Element {
     func release() -> Downstream? {
         iterator = nil
         next = nil
-        return lock.withLockUnchecked {
-            defer { downstream = nil }
-            return downstream
+        let (downstream, _) = lock.withLockUnchecked {
+            defer {
+                self.downstream = nil
+                sequence = nil
+            }
+            return (self.downstream, sequence)
         }
+        return downstream
     }
 
     @inlinable
     func cancel() {
-        let mustRelease = lock.withLockUnchecked { () -> Bool in
-            guard !terminated else { return false }
+        // The sequence is handed out of the lock so that it is released outside it.
+        let (mustRelease, _) = lock.withLockUnchecked { () -> (Bool, Any?) in
+            guard !terminated else { return (false, nil) }
             terminated = true
             cancelled.store(true, ordering: .relaxed)
-            guard !owned else { return false }
+            defer { sequence = nil }
+            guard !owned else { return (false, sequence) }
             owned = true
-            return true
+            return (true, sequence)
         }
         if mustRelease {
             release()
         }
     }
 
+    /// As in Combine: the sequence while active; once exhausted or cancelled `Sequence`
+    /// (`Cancelled Events` for a `Record`).
     @usableFromInline
-    var description: String { "Sequence" }
+    var description: String {
+        lock.withLockUnchecked { sequence }.map { String(describing: $0) }
+            ?? (isRecord ? "Cancelled Events" : "Sequence")
+    }
 
+    /// As in Combine: the sequence, an empty array once exhausted or cancelled; a `Record`'s
+    /// shows its completion too.
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        let sequence: Any = lock.withLockUnchecked { self.sequence } ?? [Iterator.Element]()
+        guard isRecord else { return Mirror(self, children: ["sequence": sequence]) }
+        return Mirror(self, children: ["sequence": sequence, "completion": completion])
     }
 
     @usableFromInline

@@ -100,15 +100,19 @@ public struct Record<Output, Failure: Error>: Publisher {
         self.recording = recording
     }
 
-    /// Attaches `subscriber`: the values as demand allows, then the completion.
+    /// Attaches `subscriber`: the values as demand allows, then the completion. As in Combine,
+    /// an empty recording sends ``Subscriptions/empty`` and its completion at once.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let values = Publishers.Sequence<[Output], Failure>(sequence: recording.output)
-        switch recording.completion {
-        case .finished:
-            values.receive(subscriber: subscriber)
-        case .failure(let error):
-            values.append(Fail(error: error)).receive(subscriber: subscriber)
+        var iterator = recording.output.makeIterator()
+        guard let first = iterator.next() else {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: recording.completion)
+            return
         }
+        subscriber.receive(
+            subscription: SequenceSubscription(
+                downstream: subscriber, sequence: recording.output, iterator: iterator, next: first,
+                completion: recording.completion, isRecord: true))
     }
 }
 

@@ -37,8 +37,7 @@ import Testing
         expect(Subscriptions.empty, "Empty", children: [])
     }
 
-    @Test(.disabled("Streams' sequence subscription does not keep its sequence to describe it yet"))
-    func sequenceDescribesItsElementsUntilExhausted() throws {
+    @Test func sequenceDescribesItsElementsUntilExhausted() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
         (1...3).publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)

@@ -1,0 +1,127 @@
+/// The state of a ``ReducingSubscription`` (the reduce family: reduce, count, min/max, contains,
+/// allSatisfy, first, last, collect() and their `try` forms): a value with no lock and no
+/// callouts. Each event updates it and returns what the subscription must do once the lock is
+/// released.
+///
+/// Phases:
+/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
+///   a late subscription is still accepted and asked for everything (as in Combine).
+/// - `subscribed(upstream)`: the result is known (upstream finished, or the operator decided
+///   early) → `holding` until the downstream has asked, or `done` when it already has; a failure
+///   or a cancel → `done`.
+/// - `holding(result)`: the result (nil: a bare `.finished`) waits for the first request.
+/// - `done`: sent, failed or cancelled; the core (downstream and closures) is let go.
+///
+/// `demanded` records a request made before the result is known.
+@usableFromInline
+struct ReducingStateMachine<Core, Result> {
+    @usableFromInline
+    enum Phase {
+        case awaiting
+        case subscribed(any Subscription)
+        case holding(Result?)
+        case done
+    }
+
+    @usableFromInline
+    var phase = Phase.awaiting
+    @usableFromInline
+    var core: Core?
+    @usableFromInline
+    var demanded = false
+
+    @inlinable
+    init(core: Core) {
+        self.core = core
+    }
+
+    /// The upstream subscription arrived: the core to hand the subscription to, or nil (cancel it).
+    @inlinable
+    mutating func subscription(_ subscription: any Subscription) -> Core? {
+        guard case .awaiting = phase, let core else { return nil }
+        phase = .subscribed(subscription)
+        return core
+    }
+
+    /// A value arrived: the core to fold it with, or nil (ignore it).
+    @inlinable
+    func value() -> Core? {
+        guard case .subscribed = phase else { return nil }
+        return core
+    }
+
+    /// What to do once the result is known.
+    @usableFromInline
+    struct Finish {
+        /// To cancel (an early decision) or nil.
+        @usableFromInline
+        var upstream: (any Subscription)?
+        /// Deliver the result (if any) and `.finished` to this core's downstream.
+        @usableFromInline
+        var deliver: Core?
+
+        @inlinable
+        init(upstream: (any Subscription)? = nil, deliver: Core? = nil) {
+            self.upstream = upstream
+            self.deliver = deliver
+        }
+    }
+
+    /// The result is known: upstream finished (`cancelUpstream` false) or the operator decided
+    /// early (true).
+    @inlinable
+    mutating func finish(_ result: Result?, cancelUpstream: Bool) -> Finish {
+        guard case .subscribed(let upstream) = phase else { return Finish() }
+        let cancelled = cancelUpstream ? upstream : nil
+        guard demanded else {
+            phase = .holding(result)
+            return Finish(upstream: cancelled)
+        }
+        phase = .done
+        defer { core = nil }
+        return Finish(upstream: cancelled, deliver: core)
+    }
+
+    /// A failure (from upstream, or thrown by a closure): the upstream to cancel (closure) and
+    /// the core to send it to.
+    @inlinable
+    mutating func fail(cancelUpstream: Bool) -> (upstream: (any Subscription)?, deliver: Core?) {
+        switch phase {
+        case .subscribed(let upstream):
+            phase = .done
+            defer { core = nil }
+            return (cancelUpstream ? upstream : nil, core)
+        case .awaiting, .holding, .done:
+            return (nil, nil)
+        }
+    }
+
+    /// The downstream asked (non-zero demand): a held result to deliver now.
+    @inlinable
+    mutating func request() -> (core: Core, result: Result?)? {
+        demanded = true
+        guard case .holding(let result) = phase, let core else { return nil }
+        phase = .done
+        self.core = nil
+        return (core, result)
+    }
+
+    /// The downstream cancelled: the upstream to cancel; what was held is returned to be let go
+    /// outside the lock.
+    @inlinable
+    mutating func cancel() -> (upstream: (any Subscription)?, released: (Core?, Phase)) {
+        let old = phase
+        switch old {
+        case .awaiting:
+            return (nil, (nil, old))
+        case .subscribed(let upstream):
+            phase = .done
+            defer { core = nil }
+            return (upstream, (core, old))
+        case .holding, .done:
+            phase = .done
+            defer { core = nil }
+            return (nil, (core, old))
+        }
+    }
+}
