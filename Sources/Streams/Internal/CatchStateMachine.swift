@@ -14,9 +14,10 @@
 ///
 /// Demand is counted for the upstream only: each upstream value takes one, and a value with
 /// none outstanding traps, as in Combine (this is also how a value before the subscription
-/// traps). Upstream values are passed on in every phase but `completed`, so also after a cancel:
-/// a cancel is asynchronous by contract, and Combine passes them too. That is why `cancelled`
-/// keeps `resources` (the downstream); `completed` lets go of them.
+/// traps). Upstream values are passed on in every phase until the downstream cancels or a
+/// completion goes downstream; both let go of `resources` (the downstream and the handler).
+/// Combine keeps passing upstream values after a cancel, and so keeps the downstream: with a
+/// subscriber that holds on to its subscription that is a reference cycle.
 @usableFromInline
 struct CatchStateMachine<Resources> {
     @usableFromInline
@@ -27,7 +28,7 @@ struct CatchStateMachine<Resources> {
         case recovery(any Subscription)
         /// A completion went downstream: everything is let go, later events are ignored.
         case completed
-        /// The downstream cancelled: upstream values still pass, completions are ignored.
+        /// The downstream cancelled: everything is let go, later events are ignored.
         case cancelled
     }
 
@@ -69,10 +70,14 @@ struct CatchStateMachine<Resources> {
         return .handOver(resources)
     }
 
-    /// An upstream value arrived: where to deliver it, or nil to ignore it.
+    /// An upstream value arrived: where to deliver it, or nil to ignore it (once completed or
+    /// cancelled).
     @inlinable
     mutating func upstreamValue() -> Resources? {
-        if case .completed = phase { return nil }
+        switch phase {
+        case .completed, .cancelled: return nil
+        case .awaitingUpstream, .upstream, .awaitingRecovery, .recovery: break
+        }
         precondition(demand > 0, "Catch received a value without demand")
         if demand != .unlimited { demand -= 1 }
         return resources
@@ -176,18 +181,22 @@ struct CatchStateMachine<Resources> {
         }
     }
 
-    /// The downstream cancelled: the subscription to cancel, if any.
+    /// The downstream cancelled: the subscription to cancel, if any, and the resources to let
+    /// go of outside the lock. Before the upstream's subscription this changes nothing, as in
+    /// Combine.
     @inlinable
-    mutating func cancel() -> SubscriptionStatus {
+    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+        let active: SubscriptionStatus
         switch phase {
         case .awaitingUpstream, .completed, .cancelled:
-            return .terminal
+            return (.terminal, nil)
         case .upstream(let subscription), .recovery(let subscription):
-            phase = .cancelled
-            return .subscribed(subscription)
+            active = .subscribed(subscription)
         case .awaitingRecovery:
-            phase = .cancelled
-            return .terminal
+            active = .terminal
         }
+        phase = .cancelled
+        defer { resources = nil }
+        return (active, resources)
     }
 }

@@ -136,7 +136,9 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @inlinable
     func cancel() {
-        lock.withLockUnchecked { machine.cancel() }.cancel()
+        // The resources leave the lock with the subscription, to be released outside it.
+        let (active, _) = lock.withLockUnchecked { machine.cancel() }
+        active.cancel()
     }
 
     @usableFromInline
