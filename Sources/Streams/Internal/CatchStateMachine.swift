@@ -18,8 +18,15 @@
 /// completion goes downstream; both let go of `resources` (the downstream and the handler).
 /// Combine keeps passing upstream values after a cancel, and so keeps the downstream: with a
 /// subscriber that holds on to its subscription that is a reference cycle.
+///
+/// The machine is not generic, and keeps the resources as `AnyObject` (the subscription knows
+/// their type): an upstream may call the subscription from unspecialised code, where every use
+/// of a generic type costs a metadata lookup.
 @usableFromInline
-struct CatchStateMachine<Resources> {
+struct CatchStateMachine {
+    @usableFromInline
+    typealias Resources = AnyObject
+
     @usableFromInline
     enum Phase {
         case awaitingUpstream

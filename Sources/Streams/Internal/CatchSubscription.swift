@@ -42,7 +42,13 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var machine: CatchStateMachine<Core>
+    var machine: CatchStateMachine
+
+    /// The machine's resources, which are always this subscription's core.
+    @inlinable
+    func typed(_ resources: AnyObject) -> Core {
+        unsafeDowncast(resources, to: Core.self)
+    }
 
     @inlinable
     init(
@@ -60,7 +66,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @inlinable
     func receive(subscription: any Subscription) {
         switch lock.withLockUnchecked({ machine.upstreamSubscribed(subscription) }) {
-        case .handOver(let core): core.downstream.receive(subscription: self)
+        case .handOver(let core): typed(core).downstream.receive(subscription: self)
         case .cancel: subscription.cancel()
         case .request, .none: return
         }
@@ -69,7 +75,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard let core = lock.withLockUnchecked({ machine.upstreamValue() }) else { return .none }
-        let additional = core.downstream.receive(input)
+        let additional = typed(core).downstream.receive(input)
         if additional > 0 {
             lock.withLockUnchecked { machine.upstreamValueDelivered(returning: additional) }
         }
@@ -85,7 +91,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             guard case .recover(let core) = lock.withLockUnchecked({ machine.upstreamCompleted(failed: true) }) else {
                 return
             }
-            switch core.recover(error) {
+            switch typed(core).recover(error) {
             case .success(let publisher):
                 publisher.receive(subscriber: RecoveryLink(parent: self))
             case .failure(let thrown):
@@ -97,10 +103,10 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     /// Sends `completion` downstream if the machine says so.
     @inlinable
     func perform(
-        _ action: CatchStateMachine<Core>.CompletionAction, _ completion: Subscribers.Completion<Downstream.Failure>
+        _ action: CatchStateMachine.CompletionAction, _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
         if case .complete(let core) = action {
-            core.downstream.receive(completion: completion)
+            typed(core).downstream.receive(completion: completion)
         }
     }
 
@@ -118,12 +124,13 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @inlinable
     func receiveRecovery(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let core = lock.withLockUnchecked({ machine.recoveryValue() }) else { return .none }
-        return core.downstream.receive(input)
+        return typed(core).downstream.receive(input)
     }
 
     @inlinable
     func receiveRecovery(completion: Subscribers.Completion<NewPublisher.Failure>) {
-        guard case .complete(let core) = lock.withLockUnchecked({ machine.recoveryCompleted() }) else { return }
+        guard case .complete(let resources) = lock.withLockUnchecked({ machine.recoveryCompleted() }) else { return }
+        let core = typed(resources)
         core.downstream.receive(completion: completion.mapError(core.mapRecoveryFailure))
     }
 
@@ -147,7 +154,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": machine.resources?.downstream as Any, "demand": machine.demand])
+            Mirror(self, children: ["downstream": machine.resources.map { typed($0).downstream } as Any, "demand": machine.demand])
         }
     }
 

@@ -9,12 +9,14 @@ struct RecoveryStateMachineTests {
     // MARK: catch
 
     @Test func catchRunsThroughItsPhases() {
-        var machine = CatchStateMachine(resources: "core")
+        let core = Tracked()
+        var machine = CatchStateMachine(resources: core)
         let upstream = RecordingSubscription()
-        guard case .handOver("core") = machine.upstreamSubscribed(upstream) else {
+        guard case .handOver(let handed1) = machine.upstreamSubscribed(upstream) else {
             Issue.record("expected a hand-over")
             return
         }
+        #expect(ObjectIdentifier(handed1) == ObjectIdentifier(core))
         guard case .cancel = machine.upstreamSubscribed(RecordingSubscription()) else {
             Issue.record("a second subscription must be cancelled")
             return
@@ -26,14 +28,15 @@ struct RecoveryStateMachineTests {
         }
         do {
             let result = machine.upstreamValue()
-            #expect(result == "core")
+            #expect(result.map { $0 === core } == true)
         }
         machine.upstreamValueDelivered(returning: .max(1))
         #expect(machine.demand == .max(3))
-        guard case .recover("core") = machine.upstreamCompleted(failed: true) else {
+        guard case .recover(let handed2) = machine.upstreamCompleted(failed: true) else {
             Issue.record("expected the recovery")
             return
         }
+        #expect(ObjectIdentifier(handed2) == ObjectIdentifier(core))
         do {  // added up while awaiting
             let result = machine.request(.max(2))
             #expect(result.subscription == nil)
@@ -44,13 +47,14 @@ struct RecoveryStateMachineTests {
         }
         do {
             let result = machine.recoveryValue()
-            #expect(result == "core")
+            #expect(result.map { $0 === core } == true)
         }
         #expect(machine.demand == .max(5))  // recovery values are not counted
-        guard case .complete("core") = machine.recoveryCompleted() else {
+        guard case .complete(let handed3) = machine.recoveryCompleted() else {
             Issue.record("expected the completion")
             return
         }
+        #expect(ObjectIdentifier(handed3) == ObjectIdentifier(core))
         #expect(machine.resources == nil)
         guard case .none = machine.recoveryCompleted() else {
             Issue.record("a completion goes once")
@@ -59,12 +63,13 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func catchCancelWhileAwaitingTheRecoveryCancelsItsSubscription() {
-        var machine = CatchStateMachine(resources: "core")
+        let core = Tracked()
+        var machine = CatchStateMachine(resources: core)
         _ = machine.upstreamSubscribed(RecordingSubscription())
         _ = machine.upstreamCompleted(failed: true)
         let (active, released) = machine.cancel()
         #expect(active.subscription == nil)
-        #expect(released == "core")
+        #expect(released.map { $0 === core } == true)
         guard case .cancel = machine.recoverySubscribed(RecordingSubscription()) else {
             Issue.record("the late recovery subscription must be cancelled")
             return
@@ -80,7 +85,8 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func catchCancelBeforeTheSubscriptionChangesNothing() {
-        var machine = CatchStateMachine(resources: "core")
+        let core = Tracked()
+        var machine = CatchStateMachine(resources: core)
         #expect(machine.cancel().1 == nil)
         guard case .handOver = machine.upstreamSubscribed(RecordingSubscription()) else {
             Issue.record("the late subscription must be accepted")
@@ -89,13 +95,15 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func catchThrowingHandlerCompletes() {
-        var machine = CatchStateMachine(resources: "core")
+        let core = Tracked()
+        var machine = CatchStateMachine(resources: core)
         _ = machine.upstreamSubscribed(RecordingSubscription())
         _ = machine.upstreamCompleted(failed: true)
-        guard case .complete("core") = machine.handlerThrew() else {
+        guard case .complete(let handed4) = machine.handlerThrew() else {
             Issue.record("the thrown error must go downstream")
             return
         }
+        #expect(ObjectIdentifier(handed4) == ObjectIdentifier(core))
         do {
             let result = machine.upstreamValue()
             #expect(result == nil)
@@ -104,7 +112,7 @@ struct RecoveryStateMachineTests {
 
     @Test func catchRequestBeforeTheSubscriptionTraps() async {
         await #expect(processExitsWith: .failure) {
-            var machine = CatchStateMachine(resources: 0)
+            var machine = CatchStateMachine(resources: Tracked())
             _ = machine.request(.max(1))
         }
     }
