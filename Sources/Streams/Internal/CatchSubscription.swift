@@ -154,7 +154,8 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @usableFromInline
     var customMirror: Mirror {
         lock.withLockUnchecked {
-            Mirror(self, children: ["downstream": machine.resources.map { typed($0).downstream } as Any, "demand": machine.demand])
+            Mirror(
+                self, children: ["downstream": machine.resources.map { typed($0).downstream } as Any, "demand": machine.demand])
         }
     }
 

@@ -8,7 +8,8 @@
 @usableFromInline
 final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
+where
+    Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
     Suffix.Failure == Downstream.Failure
 {
     /// What the subscription holds until it ends, in one object: handing a class reference out

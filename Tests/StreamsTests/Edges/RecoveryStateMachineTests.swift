@@ -175,7 +175,7 @@ struct RecoveryStateMachineTests {
         _ = machine.prefixSubscribed(prefix)
         let (active, released) = machine.cancel()
         let same = active.subscription.map { $0 as AnyObject } === prefix
-            #expect(same)
+        #expect(same)
         #expect(released == "core")
         guard case .none = machine.prefixCompleted(failed: false) else {
             Issue.record("a prefix finishing after a cancel subscribes nothing")
@@ -317,7 +317,7 @@ struct RecoveryStateMachineTests {
             return
         }
         let same = cancelling.subscription.map { $0 as AnyObject } === upstream
-            #expect(same)
+        #expect(same)
         guard case .none = machine.triggerCompleted() else {
             Issue.record("once only")
             return
@@ -387,7 +387,7 @@ struct RecoveryStateMachineTests {
             return
         }
         let same = cancelling.subscription.map { $0 as AnyObject } === trigger
-            #expect(same)
+        #expect(same)
         guard case .handOverAndFinish("core") = machine.upstreamSubscribed(RecordingSubscription(), thread: thread)
         else {
             Issue.record("the late subscription ends the output")

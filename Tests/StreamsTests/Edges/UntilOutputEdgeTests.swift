@@ -38,8 +38,12 @@ struct UntilOutputEdgeTests {
 
     @Test func dropHandsItsSubscriptionDownFirstThenSubscribesTheTriggerThenTheUpstream() {
         let log = Log<String>()
-        let upstream = Deferred { log.append("upstream"); return Empty<Int, TestError>(completeImmediately: false) }
-        let trigger = Deferred { log.append("trigger"); return Empty<Int, TestError>(completeImmediately: false) }
+        let upstream = Deferred {
+            log.append("upstream"); return Empty<Int, TestError>(completeImmediately: false)
+        }
+        let trigger = Deferred {
+            log.append("trigger"); return Empty<Int, TestError>(completeImmediately: false)
+        }
         upstream.drop(untilOutputFrom: trigger).subscribe(OrderSubscriber(log: log))
         #expect(log.items == ["downstream", "trigger", "upstream"])
     }
@@ -180,8 +184,12 @@ struct UntilOutputEdgeTests {
 
     @Test func prefixSubscribesTheTriggerFirst() {
         let log = Log<String>()
-        let upstream = Deferred { log.append("upstream"); return Empty<Int, TestError>(completeImmediately: false) }
-        let trigger = Deferred { log.append("trigger"); return Empty<Int, TestError>(completeImmediately: false) }
+        let upstream = Deferred {
+            log.append("upstream"); return Empty<Int, TestError>(completeImmediately: false)
+        }
+        let trigger = Deferred {
+            log.append("trigger"); return Empty<Int, TestError>(completeImmediately: false)
+        }
         upstream.prefix(untilOutputFrom: trigger).subscribe(OrderSubscriber(log: log))
         #expect(log.items == ["trigger", "upstream", "downstream"])
     }
