@@ -51,15 +51,10 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = self.handler
-            SequentialSubscription<Upstream, NewPublisher, S>(
-                name: "Catch", downstream: subscriber, mapSecondFailure: { $0 },
-                decide: { completion in
-                    switch completion {
-                    case .finished: .complete(.finished)
-                    case .failure(let error): .switchTo(handler(error))
-                    }
-                }
-            ).start(with: upstream)
+            upstream.receive(
+                subscriber: CatchSubscription<Upstream, NewPublisher, S>(
+                    name: "Catch", downstream: subscriber, mapRecoveryFailure: { $0 },
+                    recover: { .success(handler($0)) }))
         }
     }
 }

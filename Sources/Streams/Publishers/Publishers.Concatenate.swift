@@ -107,16 +107,7 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let suffix = self.suffix
-            SequentialSubscription<Prefix, Suffix, S>(
-                name: "Concatenate", downstream: subscriber, mapSecondFailure: { $0 },
-                decide: { completion in
-                    switch completion {
-                    case .finished: .switchTo(suffix)
-                    case .failure(let error): .complete(.failure(error))
-                    }
-                }
-            ).start(with: prefix)
+            prefix.receive(subscriber: ConcatenateSubscription<Prefix, Suffix, S>(downstream: subscriber, suffix: suffix))
         }
     }
 }

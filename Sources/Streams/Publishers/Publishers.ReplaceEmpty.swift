@@ -52,9 +52,12 @@ extension Publishers {
 
 extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
 
-/// The subscription of ``Publishers/ReplaceEmpty``. Demand passes through; as long as no value
-/// has arrived, every request is still outstanding, so the replacement can go as soon as there
-/// has been one.
+/// The subscription behind `replaceEmpty(with:)`: it passes everything on, and sends the
+/// replacement before `.finished` when the upstream finishes without a value, once the
+/// downstream has requested. Its state is a ``ReplaceEmptyStateMachine`` behind one lock.
+///
+/// Unlike Combine, it asks the upstream only for what the downstream requests (Combine asks
+/// for `.unlimited` as well, which lets values through that were never requested).
 @usableFromInline
 final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -63,120 +66,76 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     let lock = Lock()
     @usableFromInline
     let replacement: Downstream.Input
-    /// Touched only by upstream's calls, which never overlap.
+    /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var sawValue = false
-
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var requested = false
-    /// Upstream finished empty before any request: the replacement waits for one.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var replacementWaiting = false
+    var machine: ReplaceEmptyStateMachine<Box<Downstream>>
 
     @inlinable
     init(downstream: Downstream, replacement: Downstream.Input) {
-        self.downstream = Box(downstream)
+        machine = ReplaceEmptyStateMachine(resources: Box(downstream))
         self.replacement = replacement
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, downstream != nil else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let (downstream, demand) = lock.withLockUnchecked({ machine.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
         downstream.value.receive(subscription: self)
+        if demand > 0 { subscription.request(demand) }
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        // As in Combine, a value before the subscription is ignored: the downstream has none yet.
-        guard
-            let downstream = lock.withLockUnchecked({ () -> Box<Downstream>? in
-                guard case .subscribed = status else { return nil }
-                return downstream
-            })
-        else { return .none }
-        sawValue = true
+        guard let downstream = lock.withLockUnchecked({ machine.value() }) else { return .none }
         return downstream.value.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (downstream, sendReplacement) = lock.withLockUnchecked { () -> (Box<Downstream>?, Bool) in
-            guard case .subscribed = status else { return (nil, false) }
-            status = .terminal
-            let finished = if case .finished = completion { true } else { false }
-            let empty = finished && !sawValue
-            guard !empty || requested else {
-                replacementWaiting = true
-                return (nil, false)
-            }
-            defer { self.downstream = nil }
-            return (self.downstream, empty)
-        }
-        guard let downstream else { return }
-        if sendReplacement {
-            _ = downstream.value.receive(replacement)
-        }
-        downstream.value.receive(completion: completion)
+        let failed = if case .failure = completion { true } else { false }
+        perform(lock.withLockUnchecked { machine.completed(failed: failed) }, completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "API Violation: demand must not be zero")
-        let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
-            requested = true
-            guard replacementWaiting else { return (status, nil) }
-            replacementWaiting = false
-            defer { downstream = nil }
-            return (.terminal, downstream)
+        perform(lock.withLockUnchecked { machine.request(demand) }, .finished, demand)
+    }
+
+    /// Carries out `action` outside the lock: `completion` is what a `.complete` sends, `demand`
+    /// what a `.forward` forwards.
+    @inlinable
+    func perform(
+        _ action: ReplaceEmptyStateMachine<Box<Downstream>>.Action,
+        _ completion: Subscribers.Completion<Downstream.Failure>, _ demand: Subscribers.Demand = .none
+    ) {
+        switch action {
+        case .none:
+            return
+        case .complete(let downstream):
+            downstream.value.receive(completion: completion)
+        case .replace(let downstream):
+            _ = downstream.value.receive(replacement)
+            downstream.value.receive(completion: .finished)
+        case .forward(let subscription):
+            subscription.request(demand)
         }
-        if let waiting {
-            _ = waiting.value.receive(replacement)
-            waiting.value.receive(completion: .finished)
-        }
-        upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?) in
-            // As in Combine, a cancel before the upstream subscription is a no-op.
-            if case .awaitingSubscription = status { return (status, nil) }
-            defer {
-                status = .terminal
-                replacementWaiting = false
-                downstream = nil
-            }
-            return (status, downstream)
-        }
-        taken.0.cancel()
+        // The downstream leaves the lock with the subscription, to be released outside it.
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream.cancel()
     }
 
     @usableFromInline
     var description: String { "ReplaceEmpty" }
 
     @usableFromInline
-    var customMirror: Mirror {
-        Mirror(self, children: [])
-    }
+    var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

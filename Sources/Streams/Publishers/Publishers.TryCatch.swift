@@ -52,21 +52,10 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
             let handler = self.handler
-            SequentialSubscription<Upstream, NewPublisher, S>(
-                name: "TryCatch", downstream: subscriber, mapSecondFailure: { $0 },
-                decide: { completion in
-                    switch completion {
-                    case .finished:
-                        return .complete(.finished)
-                    case .failure(let error):
-                        do {
-                            return .switchTo(try handler(error))
-                        } catch {
-                            return .complete(.failure(error))
-                        }
-                    }
-                }
-            ).start(with: upstream)
+            upstream.receive(
+                subscriber: CatchSubscription<Upstream, NewPublisher, S>(
+                    name: "TryCatch", downstream: subscriber, mapRecoveryFailure: { $0 },
+                    recover: { error in Result { try handler(error) } }))
         }
     }
 }

@@ -346,7 +346,7 @@ let operatorCatalog: [OperatorEntry] = {
             }.contract()
         },
         OperatorEntry("append", .named("Concatenate", children: none)) { h in h.ints.append(0).contract() },
-        OperatorEntry("prepend", .named("Concatenate", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("prepend", .named("Concatenate", children: none)) { h in
             // The upstream is the suffix here: it is subscribed once the prefix has finished.
             h.ints.prepend(0).contract()
         },
@@ -372,7 +372,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("drop(untilOutputFrom:)", .named("DropUntilOutput", children: none)) { h in
             h.ints.drop(untilOutputFrom: Just(0).setFailureType(to: TestError.self)).contract()
         },
-        OperatorEntry("prefix(untilOutputFrom:)", .notReflectable, knownIssues: [.reflection]) { h in
+        OperatorEntry("prefix(untilOutputFrom:)", .notReflectable) { h in
             h.ints.prefix(untilOutputFrom: Empty<Int, TestError>(completeImmediately: false)).contract()
         },
         OperatorEntry("share", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in

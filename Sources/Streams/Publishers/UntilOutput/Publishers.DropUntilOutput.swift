@@ -1,6 +1,6 @@
 extension Publisher {
-    /// Drops values until `publisher` sends its first value, then passes every value on; a
-    /// failure of `publisher` fails the stream.
+    /// Drops values until `publisher` sends its first value, then passes every value on. If
+    /// `publisher` completes before sending a value, the stream ends with that completion.
     ///
     /// ```swift
     /// let afterLogin = messages.drop(untilOutputFrom: loggedIn)
@@ -41,13 +41,12 @@ extension Publishers {
             self.other = other
         }
 
-        /// Attaches `subscriber`; `other` is subscribed to first.
+        /// Hands `subscriber` its subscription, then subscribes to `other`, then to the upstream.
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription<Upstream, Other, S>(
-                name: "DropUntilOutput", mode: .drop, downstream: subscriber, mapTriggerFailure: { $0 }
-            ).start(upstream: upstream, trigger: other)
+            DropUntilOutputSubscription<Upstream, Other, S>(downstream: subscriber)
+                .start(upstream: upstream, trigger: other, downstream: subscriber)
         }
     }
 }

@@ -43,9 +43,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            UntilOutputSubscription<Upstream, Other, S>(
-                name: "PrefixUntilOutput", mode: .prefix, downstream: subscriber, mapTriggerFailure: nil
-            ).start(upstream: upstream, trigger: other)
+            PrefixUntilOutputSubscription<Upstream, Other, S>(downstream: subscriber)
+                .start(upstream: upstream, trigger: other)
         }
     }
 }

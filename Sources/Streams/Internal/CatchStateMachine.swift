@@ -1,0 +1,209 @@
+/// The state of a ``CatchSubscription`` (`catch`, `tryCatch`): a value with no lock and no
+/// callouts. Each event updates it and returns what the subscription must do once the lock is
+/// released.
+///
+/// Phases, and the events that move between them:
+/// - `awaitingUpstream`: the upstream's subscription → `upstream`. A `cancel()` here changes
+///   nothing (a late subscription is still accepted), as in Combine.
+/// - `upstream`: `.finished` → `completed`; a failure → `awaitingRecovery` (the handler runs
+///   outside the lock); `cancel()` → `cancelled`.
+/// - `awaitingRecovery`: the recovery's subscription → `recovery`; the handler threw →
+///   `completed`; `cancel()` → `cancelled`, and the recovery subscription is cancelled when it
+///   arrives (Combine loses that cancel).
+/// - `recovery`: its completion → `completed`; `cancel()` → `cancelled`.
+///
+/// Demand is counted for the upstream only: each upstream value takes one, and a value with
+/// none outstanding traps, as in Combine (this is also how a value before the subscription
+/// traps). Upstream values are passed on in every phase until the downstream cancels or a
+/// completion goes downstream; both let go of `resources` (the downstream and the handler).
+/// Combine keeps passing upstream values after a cancel, and so keeps the downstream: with a
+/// subscriber that holds on to its subscription that is a reference cycle.
+///
+/// The machine is not generic, and keeps the resources as `AnyObject` (the subscription knows
+/// their type): an upstream may call the subscription from unspecialised code, where every use
+/// of a generic type costs a metadata lookup.
+@usableFromInline
+struct CatchStateMachine {
+    @usableFromInline
+    typealias Resources = AnyObject
+
+    @usableFromInline
+    enum Phase {
+        case awaitingUpstream
+        case upstream(any Subscription)
+        case awaitingRecovery
+        case recovery(any Subscription)
+        /// A completion went downstream: everything is let go, later events are ignored.
+        case completed
+        /// The downstream cancelled: everything is let go, later events are ignored.
+        case cancelled
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingUpstream
+    /// Requested by the downstream and not yet used up by an upstream value.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    /// Whether the upstream has failed: a second failure traps.
+    @usableFromInline
+    var upstreamFailed = false
+    /// The downstream and the handler; nil once completed.
+    @usableFromInline
+    var resources: Resources?
+
+    @inlinable
+    init(resources: Resources) {
+        self.resources = resources
+    }
+
+    /// What to do with a subscription once the lock is released.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// Hand the subscription to the downstream.
+        case handOver(Resources)
+        /// Ask the recovery subscription for this demand.
+        case request(Subscribers.Demand)
+        /// Nothing (no demand to ask for yet).
+        case none
+        /// A subscription nobody wants: cancel it.
+        case cancel
+    }
+
+    /// The upstream's subscription arrived.
+    @inlinable
+    mutating func upstreamSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingUpstream = phase, let resources else { return .cancel }
+        phase = .upstream(subscription)
+        return .handOver(resources)
+    }
+
+    /// An upstream value arrived: where to deliver it, or nil to ignore it (once completed or
+    /// cancelled).
+    @inlinable
+    mutating func upstreamValue() -> Resources? {
+        switch phase {
+        case .completed, .cancelled: return nil
+        case .awaitingUpstream, .upstream, .awaitingRecovery, .recovery: break
+        }
+        precondition(demand > 0, "Catch received a value without demand")
+        if demand != .unlimited { demand -= 1 }
+        return resources
+    }
+
+    /// The downstream returned `additional` for an upstream value.
+    @inlinable
+    mutating func upstreamValueDelivered(returning additional: Subscribers.Demand) {
+        demand += additional
+    }
+
+    /// What to do with an upstream completion once the lock is released.
+    @usableFromInline
+    enum CompletionAction {
+        case none
+        /// Send the completion downstream; the resources are let go.
+        case complete(Resources)
+        /// Run the handler and subscribe to the publisher it makes.
+        case recover(Resources)
+    }
+
+    /// The upstream finished (`failed == false`) or failed.
+    @inlinable
+    mutating func upstreamCompleted(failed: Bool) -> CompletionAction {
+        if failed {
+            switch phase {
+            case .awaitingUpstream:
+                preconditionFailure("Unexpected state: received completion but do not have subscription")
+            case .upstream:
+                upstreamFailed = true
+                phase = .awaitingRecovery
+                return resources.map(CompletionAction.recover) ?? .none
+            case .cancelled:
+                return .none
+            case .completed where !upstreamFailed:
+                return .none
+            case .awaitingRecovery, .recovery, .completed:
+                preconditionFailure(
+                    "Unexpected state: received completion but do not have subscription (a second failure)")
+            }
+        }
+        guard case .upstream = phase else { return .none }
+        return complete()
+    }
+
+    /// The handler threw: its error goes downstream, unless the downstream cancelled meanwhile.
+    @inlinable
+    mutating func handlerThrew() -> CompletionAction {
+        guard case .awaitingRecovery = phase else { return .none }
+        return complete()
+    }
+
+    /// The recovery publisher's subscription arrived.
+    @inlinable
+    mutating func recoverySubscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingRecovery = phase else { return .cancel }
+        phase = .recovery(subscription)
+        return demand > 0 ? .request(demand) : .none
+    }
+
+    /// A recovery value arrived: where to deliver it, or nil to ignore it (before the recovery's
+    /// subscription, after its completion or a cancel). Recovery values are not counted against
+    /// the demand, as in Combine.
+    @inlinable
+    func recoveryValue() -> Resources? {
+        guard case .recovery = phase else { return nil }
+        return resources
+    }
+
+    /// The recovery publisher completed.
+    @inlinable
+    mutating func recoveryCompleted() -> CompletionAction {
+        guard case .recovery = phase else { return .none }
+        return complete()
+    }
+
+    /// Marks the machine completed and lets go of the resources, to be used outside the lock.
+    @inlinable
+    mutating func complete() -> CompletionAction {
+        phase = .completed
+        defer { resources = nil }
+        return resources.map(CompletionAction.complete) ?? .none
+    }
+
+    /// The downstream requested `demand`: the subscription to forward it to, if any (as a
+    /// status, which leaves the lock cheaper than an optional existential).
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> SubscriptionStatus {
+        precondition(demand > 0, "API Violation: demand must not be zero")
+        switch phase {
+        case .awaitingUpstream:
+            preconditionFailure("Unexpected state: request before subscription sent")
+        case .upstream(let subscription), .recovery(let subscription):
+            self.demand += demand
+            return .subscribed(subscription)
+        case .awaitingRecovery:
+            self.demand += demand
+            return .terminal
+        case .completed, .cancelled:
+            return .terminal
+        }
+    }
+
+    /// The downstream cancelled: the subscription to cancel, if any, and the resources to let
+    /// go of outside the lock. Before the upstream's subscription this changes nothing, as in
+    /// Combine.
+    @inlinable
+    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+        let active: SubscriptionStatus
+        switch phase {
+        case .awaitingUpstream, .completed, .cancelled:
+            return (.terminal, nil)
+        case .upstream(let subscription), .recovery(let subscription):
+            active = .subscribed(subscription)
+        case .awaitingRecovery:
+            active = .terminal
+        }
+        phase = .cancelled
+        defer { resources = nil }
+        return (active, resources)
+    }
+}

@@ -1,0 +1,204 @@
+/// The subscription behind `catch` and `tryCatch`: it passes the upstream's values on and, when
+/// the upstream fails, subscribes to the recovery publisher the handler makes from the error.
+///
+/// It is the upstream's subscriber and the downstream's one subscription for the whole stream;
+/// the recovery's subscriber (``RecoveryLink``) reports its description, mirror and
+/// `combineIdentifier`. Its state is a ``CatchStateMachine`` behind one lock; the handler, the
+/// downstream and the subscriptions are called outside it.
+@usableFromInline
+final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input {
+    /// Makes the recovery publisher from the upstream's error, or says which error to fail with.
+    @usableFromInline
+    typealias Recover = (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
+
+    /// What the subscription holds until it completes, in one object: handing a class reference
+    /// out of the lock costs one retain per value.
+    @usableFromInline
+    final class Core {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let recover: Recover
+        @usableFromInline
+        let mapRecoveryFailure: (NewPublisher.Failure) -> Downstream.Failure
+
+        @inlinable
+        init(
+            downstream: Downstream, recover: @escaping Recover,
+            mapRecoveryFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure
+        ) {
+            self.downstream = downstream
+            self.recover = recover
+            self.mapRecoveryFailure = mapRecoveryFailure
+        }
+    }
+
+    @usableFromInline
+    let name: String
+    @usableFromInline
+    let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: CatchStateMachine
+
+    /// The machine's resources, which are always this subscription's core.
+    @inlinable
+    func typed(_ resources: AnyObject) -> Core {
+        unsafeDowncast(resources, to: Core.self)
+    }
+
+    @inlinable
+    init(
+        name: String, downstream: Downstream,
+        mapRecoveryFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
+        recover: @escaping Recover
+    ) {
+        self.name = name
+        machine = CatchStateMachine(
+            resources: Core(downstream: downstream, recover: recover, mapRecoveryFailure: mapRecoveryFailure))
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        switch lock.withLockUnchecked({ machine.upstreamSubscribed(subscription) }) {
+        case .handOver(let core): typed(core).downstream.receive(subscription: self)
+        case .cancel: subscription.cancel()
+        case .request, .none: return
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ machine.upstreamValue() }) else { return .none }
+        let additional = typed(core).downstream.receive(input)
+        if additional > 0 {
+            lock.withLockUnchecked { machine.upstreamValueDelivered(returning: additional) }
+        }
+        return additional
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        switch completion {
+        case .finished:
+            perform(lock.withLockUnchecked { machine.upstreamCompleted(failed: false) }, .finished)
+        case .failure(let error):
+            guard case .recover(let core) = lock.withLockUnchecked({ machine.upstreamCompleted(failed: true) }) else {
+                return
+            }
+            switch typed(core).recover(error) {
+            case .success(let publisher):
+                publisher.receive(subscriber: RecoveryLink(parent: self))
+            case .failure(let thrown):
+                perform(lock.withLockUnchecked { machine.handlerThrew() }, .failure(thrown))
+            }
+        }
+    }
+
+    /// Sends `completion` downstream if the machine says so.
+    @inlinable
+    func perform(
+        _ action: CatchStateMachine.CompletionAction, _ completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        if case .complete(let core) = action {
+            typed(core).downstream.receive(completion: completion)
+        }
+    }
+
+    // MARK: Recovery
+
+    @inlinable
+    func receiveRecovery(subscription: any Subscription) {
+        switch lock.withLockUnchecked({ machine.recoverySubscribed(subscription) }) {
+        case .request(let demand): subscription.request(demand)
+        case .cancel: subscription.cancel()
+        case .handOver, .none: return
+        }
+    }
+
+    @inlinable
+    func receiveRecovery(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ machine.recoveryValue() }) else { return .none }
+        return typed(core).downstream.receive(input)
+    }
+
+    @inlinable
+    func receiveRecovery(completion: Subscribers.Completion<NewPublisher.Failure>) {
+        guard case .complete(let resources) = lock.withLockUnchecked({ machine.recoveryCompleted() }) else { return }
+        let core = typed(resources)
+        core.downstream.receive(completion: completion.mapError(core.mapRecoveryFailure))
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        // The resources leave the lock with the subscription, to be released outside it.
+        let (active, _) = lock.withLockUnchecked { machine.cancel() }
+        active.cancel()
+    }
+
+    @usableFromInline
+    var description: String { name }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked {
+            Mirror(
+                self, children: ["downstream": machine.resources.map { typed($0).downstream } as Any, "demand": machine.demand])
+        }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// Subscribes to the recovery publisher on behalf of the parent.
+    @usableFromInline
+    struct RecoveryLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        let parent: CatchSubscription
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+        @inlinable
+        init(parent: CatchSubscription) {
+            self.parent = parent
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receiveRecovery(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+            parent.receiveRecovery(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+            parent.receiveRecovery(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { parent.name }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,163 @@
+/// The subscription behind `append` and `prepend`: it passes on the prefix's values, then, once
+/// the prefix finishes, the suffix's.
+///
+/// It is the prefix's subscriber and the downstream's one subscription for the whole stream;
+/// the suffix's subscriber (``SuffixLink``) reports its description and `combineIdentifier`.
+/// Its state is a ``ConcatenateStateMachine`` behind one lock; the downstream and the
+/// subscriptions are called outside it.
+@usableFromInline
+final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where
+    Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
+    Suffix.Failure == Downstream.Failure
+{
+    /// What the subscription holds until it ends, in one object: handing a class reference out
+    /// of the lock costs one retain per value.
+    @usableFromInline
+    final class Core {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let suffix: Suffix
+
+        @inlinable
+        init(downstream: Downstream, suffix: Suffix) {
+            self.downstream = downstream
+            self.suffix = suffix
+        }
+    }
+
+    @usableFromInline
+    let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: ConcatenateStateMachine<Core>
+
+    @inlinable
+    init(downstream: Downstream, suffix: Suffix) {
+        machine = ConcatenateStateMachine(resources: Core(downstream: downstream, suffix: suffix))
+    }
+
+    // MARK: Prefix
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        switch lock.withLockUnchecked({ machine.prefixSubscribed(subscription) }) {
+        case .handOver(let core, let demand):
+            core.downstream.receive(subscription: self)
+            if demand > 0 { subscription.request(demand) }
+        case .cancel:
+            subscription.cancel()
+        case .request:
+            return
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ machine.prefixValue() }) else { return .none }
+        let additional = core.downstream.receive(input)
+        if additional > 0 {
+            lock.withLockUnchecked { machine.prefixValueDelivered(returning: additional) }
+        }
+        return additional
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let failed = if case .failure = completion { true } else { false }
+        switch lock.withLockUnchecked({ machine.prefixCompleted(failed: failed) }) {
+        case .subscribeSuffix(let core): core.suffix.receive(subscriber: SuffixLink(parent: self))
+        case .complete(let core): core.downstream.receive(completion: completion)
+        case .none: return
+        }
+    }
+
+    // MARK: Suffix
+
+    @inlinable
+    func receiveSuffix(subscription: any Subscription) {
+        switch lock.withLockUnchecked({ machine.suffixSubscribed(subscription) }) {
+        case .request(let demand): if demand > 0 { subscription.request(demand) }
+        case .cancel: subscription.cancel()
+        case .handOver: return
+        }
+    }
+
+    @inlinable
+    func receiveSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard let core = lock.withLockUnchecked({ machine.suffixValue() }) else { return .none }
+        return core.downstream.receive(input)
+    }
+
+    @inlinable
+    func receiveSuffix(completion: Subscribers.Completion<Downstream.Failure>) {
+        guard case .complete(let core) = lock.withLockUnchecked({ machine.suffixCompleted() }) else { return }
+        core.downstream.receive(completion: completion)
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        // The resources leave the lock with the subscription, to be released outside it.
+        let (active, _) = lock.withLockUnchecked { machine.cancel() }
+        active.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "Concatenate" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// Subscribes to the suffix on behalf of the parent.
+    @usableFromInline
+    struct SuffixLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        let parent: ConcatenateSubscription
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+        @inlinable
+        init(parent: ConcatenateSubscription) {
+            self.parent = parent
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receiveSuffix(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+            parent.receiveSuffix(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            parent.receiveSuffix(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { parent.description }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,135 @@
+/// The state of a ``RecoveringSubscription`` (`replaceError(with:)`, `asResult()`): a value with
+/// no lock and no callouts. Each event updates it and returns what the subscription must do once
+/// the lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `awaitingSubscription`: the upstream's subscription → `subscribed`. Requests made before
+///   it are added up and asked for when it arrives; a `cancel()` changes nothing, as in Combine.
+/// - `subscribed`: `.finished` → `terminal`; a failure → `terminal` if the downstream has demand
+///   for the last value, else `holdingFailure` until it requests.
+/// - `holdingFailure`: a request → `terminal` (the last value and `.finished` go downstream).
+///
+/// `cancel()` leads from the last two to `terminal`. Each value takes one unit of the counted
+/// demand, and a value with none outstanding traps, as in Combine.
+@usableFromInline
+struct RecoveringStateMachine<Resources, Failure: Error> {
+    @usableFromInline
+    enum Phase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        /// The upstream failed while the downstream had no demand.
+        case holdingFailure(Failure)
+        /// Completed or cancelled: everything is let go, later events are ignored.
+        case terminal
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingSubscription
+    /// Requested by the downstream and not yet used up.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    /// The downstream and the closures; nil once terminal.
+    @usableFromInline
+    var resources: Resources?
+
+    @inlinable
+    init(resources: Resources) {
+        self.resources = resources
+    }
+
+    /// The upstream's subscription arrived: the resources to hand the subscription to, with the
+    /// demand requested before it, or nil to cancel it.
+    @inlinable
+    mutating func subscribed(_ subscription: any Subscription) -> (Resources, Subscribers.Demand)? {
+        guard case .awaitingSubscription = phase, let resources else { return nil }
+        phase = .subscribed(subscription)
+        return (resources, demand)
+    }
+
+    /// A value arrived: where to deliver it, or nil to ignore it (before the subscription or
+    /// once terminal).
+    @inlinable
+    mutating func value() -> Resources? {
+        guard case .subscribed = phase else { return nil }
+        precondition(demand > 0, "received a value without demand")
+        if demand != .unlimited { demand -= 1 }
+        return resources
+    }
+
+    /// The downstream returned `additional` for a value.
+    @inlinable
+    mutating func valueDelivered(returning additional: Subscribers.Demand) {
+        demand += additional
+    }
+
+    /// What to do once the lock is released.
+    @usableFromInline
+    enum Action {
+        case none
+        /// Send `.finished` downstream.
+        case finish(Resources)
+        /// Send the last value made from the failure, then `.finished`.
+        case deliverFinal(Resources, Failure)
+        /// Forward the request upstream.
+        case forward(any Subscription)
+    }
+
+    /// The upstream finished (`failure == nil`) or failed.
+    @inlinable
+    mutating func completed(failure: Failure?) -> Action {
+        guard case .subscribed = phase, let resources else { return .none }
+        guard let failure else {
+            terminate()
+            return .finish(resources)
+        }
+        guard demand > 0 else {
+            phase = .holdingFailure(failure)
+            return .none
+        }
+        terminate()
+        return .deliverFinal(resources, failure)
+    }
+
+    /// The downstream requested `demand`.
+    @inlinable
+    mutating func request(_ demand: Subscribers.Demand) -> Action {
+        precondition(demand > 0, "API Violation: demand must not be zero")
+        switch phase {
+        case .awaitingSubscription:
+            self.demand += demand
+            return .none
+        case .subscribed(let subscription):
+            self.demand += demand
+            return .forward(subscription)
+        case .holdingFailure(let failure):
+            guard let resources = terminate() else { return .none }
+            return .deliverFinal(resources, failure)
+        case .terminal:
+            return .none
+        }
+    }
+
+    /// The downstream cancelled: the subscription to cancel, if any, and the resources to let go
+    /// of outside the lock. Before the subscription this changes nothing, as in Combine.
+    @inlinable
+    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+        switch phase {
+        case .awaitingSubscription, .terminal:
+            return (.terminal, nil)
+        case .subscribed(let subscription):
+            return (.subscribed(subscription), terminate())
+        case .holdingFailure:
+            return (.terminal, terminate())
+        }
+    }
+
+    /// Marks the machine terminal and lets go of the resources, returned to be used or released
+    /// outside the lock.
+    @inlinable
+    @discardableResult
+    mutating func terminate() -> Resources? {
+        phase = .terminal
+        defer { resources = nil }
+        return resources
+    }
+}

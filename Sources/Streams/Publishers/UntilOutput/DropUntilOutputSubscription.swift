@@ -1,0 +1,161 @@
+/// The subscription behind `drop(untilOutputFrom:)`: it drops the upstream's values until the
+/// trigger sends one, then passes them on.
+///
+/// It is the upstream's subscriber and the downstream's subscription; the trigger's subscriber
+/// (``TriggerLink``) reports its description and `combineIdentifier`. As in Combine, the
+/// downstream gets the subscription first, then the trigger is subscribed, then the upstream.
+/// Its state is a ``DropUntilOutputStateMachine`` behind one lock; the downstream and the
+/// subscriptions are called outside it. Values are delivered only once the trigger has fired,
+/// and its completion is ignored from then on, so a value and a completion never reach the
+/// downstream at the same time.
+@usableFromInline
+final class DropUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Trigger.Failure == Downstream.Failure {
+    @usableFromInline
+    let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: DropUntilOutputStateMachine<Box<Downstream>>
+
+    @inlinable
+    init(downstream: Downstream) {
+        machine = DropUntilOutputStateMachine(resources: Box(downstream))
+    }
+
+    /// Hands this subscription downstream, then subscribes to the trigger and the upstream.
+    @inlinable
+    func start(upstream: Upstream, trigger: Trigger, downstream: Downstream) {
+        downstream.receive(subscription: self)
+        trigger.receive(subscriber: TriggerLink(parent: self))
+        upstream.receive(subscriber: self)
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard let demand = lock.withLockUnchecked({ machine.upstreamSubscribed(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        switch lock.withLockUnchecked({ machine.upstreamValue() }) {
+        case .ignore:
+            return .none
+        case .drop:
+            return .max(1)
+        case .deliver(let downstream):
+            let additional = downstream.value.receive(input)
+            if additional > 0 {
+                lock.withLockUnchecked { machine.valueDelivered(returning: additional) }
+            }
+            return additional
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        perform(lock.withLockUnchecked { machine.upstreamCompleted() }, completion)
+    }
+
+    // MARK: Trigger
+
+    @inlinable
+    func receiveTrigger(subscription: any Subscription) {
+        if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
+            subscription.request(.max(1))
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func receiveTrigger() {
+        lock.withLockUnchecked { machine.triggerValue() }.cancel()
+    }
+
+    @inlinable
+    func receiveTrigger(completion: Subscribers.Completion<Downstream.Failure>) {
+        perform(lock.withLockUnchecked { machine.triggerCompleted() }, completion)
+    }
+
+    /// Cancels the other side and sends `completion`, if the machine says so.
+    @inlinable
+    func perform(
+        _ action: DropUntilOutputStateMachine<Box<Downstream>>.CompletionAction,
+        _ completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        guard case .complete(let downstream, let other) = action else { return }
+        other.cancel()
+        downstream.value.receive(completion: completion)
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        // The downstream leaves the lock with the subscriptions, to be released outside it.
+        let (upstream, trigger, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
+        trigger?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "DropUntilOutput" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// Subscribes to the trigger on behalf of the parent.
+    @usableFromInline
+    struct TriggerLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        let parent: DropUntilOutputSubscription
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+        @inlinable
+        init(parent: DropUntilOutputSubscription) {
+            self.parent = parent
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) { parent.receiveTrigger(subscription: subscription) }
+
+        @inlinable
+        func receive(_ input: Trigger.Output) -> Subscribers.Demand {
+            parent.receiveTrigger()
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            parent.receiveTrigger(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { parent.description }
+
+        @usableFromInline
+        var customMirror: Mirror { parent.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,191 @@
+/// The subscription behind `prefix(untilOutputFrom:)`: it passes the upstream's values on until
+/// the trigger sends one, then cancels both and finishes.
+///
+/// It is the upstream's subscriber and the downstream's subscription; the trigger's subscriber
+/// (``TriggerLink``) shares its `combineIdentifier`. As in Combine, neither conforms to
+/// `CustomStringConvertible`, `CustomReflectable` or `CustomPlaygroundDisplayConvertible`. Its
+/// state is a ``PrefixUntilOutputStateMachine`` behind one lock; the downstream and the
+/// subscriptions are called outside it, one delivery at a time.
+@usableFromInline
+final class PrefixUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
+    Subscription, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    @usableFromInline
+    typealias Machine = PrefixUntilOutputStateMachine<Box<Downstream>, Downstream.Failure>
+
+    @usableFromInline
+    let lock = Lock()
+    /// Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: Machine
+
+    @inlinable
+    init(downstream: Downstream) {
+        machine = Machine(resources: Box(downstream))
+    }
+
+    /// Subscribes to the trigger, then to the upstream.
+    @inlinable
+    func start(upstream: Upstream, trigger: Trigger) {
+        trigger.receive(subscriber: TriggerLink(parent: self))
+        upstream.receive(subscriber: self)
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let thread = ThreadIdentity.current
+        switch lock.withLockUnchecked({ machine.upstreamSubscribed(subscription, thread: thread) }) {
+        case .handOver(let downstream):
+            downstream.value.receive(subscription: self)
+            endDelivery()
+        case .handOverAndFinish(let downstream):
+            subscription.cancel()
+            downstream.value.receive(subscription: self)
+            downstream.value.receive(completion: .finished)
+        case .cancel:
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        let thread = ThreadIdentity.current
+        switch lock.withLockUnchecked({ machine.upstreamValue(thread: thread) }) {
+        case .ignore:
+            return .none
+        case .deliver(let downstream, let nested):
+            let demand = downstream.value.receive(input)
+            if !nested { endDelivery() }
+            return demand
+        case .wait(let waiter):
+            waiter.park()
+            let (downstream, end) = lock.withLockUnchecked { machine.resumeDelivery(waiter) }
+            guard let downstream else {
+                perform(end)
+                return .none
+            }
+            let demand = downstream.value.receive(input)
+            endDelivery()
+            return demand
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let thread = ThreadIdentity.current
+        perform(lock.withLockUnchecked { machine.upstreamCompleted(completion, thread: thread) }, completion)
+    }
+
+    // MARK: Trigger
+
+    @inlinable
+    func receiveTrigger(subscription: any Subscription) {
+        if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
+            subscription.request(.max(1))
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func receiveTrigger() {
+        let thread = ThreadIdentity.current
+        perform(lock.withLockUnchecked { machine.triggerValue(thread: thread) }, .finished)
+    }
+
+    @inlinable
+    func receiveTriggerCompletion() {
+        lock.withLockUnchecked { machine.triggerCompleted() }
+    }
+
+    // MARK: Delivery
+
+    /// Cancels what the machine says, then delivers `completion` now or after waiting for the
+    /// turn.
+    @inlinable
+    func perform(_ action: Machine.CompletionAction, _ completion: Subscribers.Completion<Downstream.Failure>) {
+        switch action {
+        case .none:
+            return
+        case .deliver(let downstream, let upstream, let trigger):
+            upstream.cancel()
+            trigger.cancel()
+            downstream?.value.receive(completion: completion)
+        case .queued(let upstream, let trigger):
+            upstream.cancel()
+            trigger.cancel()
+        case .wait(let waiter, let upstream, let trigger):
+            upstream.cancel()
+            trigger.cancel()
+            waiter.park()
+            let (downstream, dismissed) = lock.withLockUnchecked { machine.resumeCompletion(waiter) }
+            for waiter in dismissed { waiter.wake() }
+            downstream?.value.receive(completion: completion)
+        }
+    }
+
+    /// Ends the delivery this thread made while holding the turn.
+    @inlinable
+    func endDelivery() {
+        perform(lock.withLockUnchecked { machine.endDelivery() })
+    }
+
+    @inlinable
+    func perform(_ end: Machine.EndAction) {
+        switch end {
+        case .none:
+            return
+        case .wake(let waiter):
+            waiter.wake()
+        case .complete(let downstream, let completion, let dismissed):
+            for waiter in dismissed { waiter.wake() }
+            downstream.value.receive(completion: completion)
+        }
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { machine.request() }.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        // The downstream leaves the lock with the subscriptions, to be released outside it.
+        let (upstream, trigger, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream.cancel()
+        trigger.cancel()
+    }
+
+    /// Subscribes to the trigger on behalf of the parent.
+    @usableFromInline
+    struct TriggerLink: Subscriber {
+        @usableFromInline
+        let parent: PrefixUntilOutputSubscription
+
+        /// The parent's: as in Combine, both sides report the one inner.
+        @inlinable
+        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+
+        @inlinable
+        init(parent: PrefixUntilOutputSubscription) {
+            self.parent = parent
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) { parent.receiveTrigger(subscription: subscription) }
+
+        @inlinable
+        func receive(_ input: Trigger.Output) -> Subscribers.Demand {
+            parent.receiveTrigger()
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Trigger.Failure>) { parent.receiveTriggerCompletion() }
+    }
+}
