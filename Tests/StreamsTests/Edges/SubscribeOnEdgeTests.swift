@@ -306,6 +306,18 @@ struct SubscribeOnStateMachineTests {
         #expect(r17 == nil)
     }
 
+    /// A documented difference: a zero request that re-enters during a call adds nothing, so
+    /// nothing is left to pass on.
+    @Test func aReentrantZeroRequestIsNotPassedOn() {
+        var (machine, _) = subscribed()
+        let outer = machine.requestRan(.max(1))
+        #expect(isRequest(outer, .max(1)))
+        let inner = machine.requestRan(.none)
+        #expect(inner == nil)
+        let next = machine.callReturned()
+        #expect(next == nil)
+    }
+
     @Test func cancellingKeepsScheduledRequestsAndIgnoresNewEvents() {
         var (machine, _) = subscribed()
         let r18 = machine.cancel()

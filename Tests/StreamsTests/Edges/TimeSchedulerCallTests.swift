@@ -90,4 +90,16 @@ struct TimeSchedulerCallTests {
         #expect(scheduler.calls == [.now, .now, .now])
         #expect(subscriber.values == [.seconds(1), .zero])
     }
+
+    /// A deliberate difference: `now` is read before the phase is checked (outside the lock), so
+    /// a value that is then ignored reads it too; Combine reads it only while subscribed.
+    @Test func measureIntervalReadsNowAlsoForAnIgnoredValue() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
+        upstream.holdsSubscription = true
+        let subscriber = attach(upstream.measureInterval(using: scheduler))
+        #expect(upstream.send(1) == .none)
+        #expect(scheduler.calls == [.now])
+        #expect(subscriber.events.isEmpty)
+    }
 }
