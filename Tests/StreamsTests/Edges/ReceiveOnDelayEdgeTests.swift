@@ -246,8 +246,8 @@ struct RescheduledStateMachineTests {
     private func subscribed() -> (Machine, RecordingSubscription) {
         var machine = Machine(downstream: TestSubscriber())
         let upstream = RecordingSubscription()
-        let r1 = machine.receiveSubscription(upstream)
-        #expect(r1 != nil)
+        let handedDown = machine.receiveSubscription(upstream)
+        #expect(handedDown != nil)
         return (machine, upstream)
     }
 
@@ -257,35 +257,35 @@ struct RescheduledStateMachineTests {
 
     @Test func awaitingIgnoresEverythingButTheSubscription() {
         var machine = Machine(downstream: TestSubscriber())
-        let r2 = machine.receive(1)
-        #expect(!r2)
-        let r3 = machine.receive(completion: .finished)
-        #expect(r3 == nil)
-        let r4 = machine.request()
-        #expect(r4 == nil)
-        let r5 = machine.cancel()
-        #expect(r5 == nil)
+        let scheduled = machine.receive(1)
+        #expect(!scheduled)
+        let completing = machine.receive(completion: .finished)
+        #expect(completing == nil)
+        let forwardedTo = machine.request()
+        #expect(forwardedTo == nil)
+        let cancelled = machine.cancel()
+        #expect(cancelled == nil)
         guard case .awaitingSubscription = machine.phase else { Issue.record("left awaitingSubscription"); return }
-        let r6 = machine.receiveSubscription(RecordingSubscription())
-        #expect(r6 != nil)
-        let r7 = machine.receiveSubscription(RecordingSubscription())
-        #expect(r7 == nil)
+        let handedDown = machine.receiveSubscription(RecordingSubscription())
+        #expect(handedDown != nil)
+        let handedDown2 = machine.receiveSubscription(RecordingSubscription())
+        #expect(handedDown2 == nil)
     }
 
     @Test func eachRunActionDeliversTheOldestEventThenTheCompletion() {
         var (machine, upstream) = subscribed()
-        let r8 = machine.receive(1)
-        let r9 = machine.receive(2)
-        #expect(r8 && r9)
-        let r10 = machine.receive(completion: .finished)
-        #expect(r10 === upstream)
+        let scheduled = machine.receive(1)
+        let scheduled2 = machine.receive(2)
+        #expect(scheduled && scheduled2)
+        let completing = machine.receive(completion: .finished)
+        #expect(completing === upstream)
         guard case .completing = machine.phase else { Issue.record("not completing"); return }
-        let r11 = machine.receive(3)
-        #expect(!r11)
-        let r12 = machine.receive(completion: .finished)
-        #expect(r12 == nil)
-        let r13 = machine.cancel()
-        #expect(r13 == nil)
+        let scheduled3 = machine.receive(3)
+        #expect(!scheduled3)
+        let completing2 = machine.receive(completion: .finished)
+        #expect(completing2 == nil)
+        let cancelled = machine.cancel()
+        #expect(cancelled == nil)
         guard case .deliver(let first) = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         #expect(value(first) == 1)
         let afterFirst = machine.delivered(.max(1))
@@ -293,48 +293,48 @@ struct RescheduledStateMachineTests {
         #expect(afterFirst.next == nil)
         guard case .deliver(let second) = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         #expect(value(second) == 2)
-        let r14 = machine.delivered(.none)
-        #expect(r14.next == nil)
+        let after = machine.delivered(.none)
+        #expect(after.next == nil)
         guard case .deliver(.completion(.finished, _)) = machine.actionRan() else { Issue.record("no completion"); return }
         guard case .terminated = machine.phase else { Issue.record("not terminated"); return }
-        let r15 = machine.delivered(.none)
-        #expect(r15.next == nil)
+        let after2 = machine.delivered(.none)
+        #expect(after2.next == nil)
         #expect(!machine.delivering)
     }
 
     @Test func anActionThatRunsDuringADeliveryLeavesItsEventToIt() {
         var (machine, upstream) = subscribed()
-        let r16 = machine.receive(1)
-        let r17 = machine.receive(2)
-        #expect(r16 && r17)
+        let scheduled = machine.receive(1)
+        let scheduled2 = machine.receive(2)
+        #expect(scheduled && scheduled2)
         guard case .deliver(let first) = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         #expect(value(first) == 1)
         guard case .none = machine.actionRan() else { Issue.record("delivered twice at once"); return }
         let after = machine.delivered(.max(2))
         #expect(after.request === upstream)
         #expect(value(after.next) == 2)
-        let r18 = machine.delivered(.none)
-        #expect(r18.next == nil)
+        let last = machine.delivered(.none)
+        #expect(last.next == nil)
         #expect(!machine.delivering)
     }
 
     @Test func aCancelDropsTheQueueAndKeepsTheDownstreamUntilThePendingActionsHaveRun() throws {
         var (machine, upstream) = subscribed()
-        let r19 = machine.receive(1)
-        let r20 = machine.receive(2)
-        #expect(r19 && r20)
-        let r21 = machine.cancel()
-        let cancelled = try #require(r21)
+        let scheduled = machine.receive(1)
+        let scheduled2 = machine.receive(2)
+        #expect(scheduled && scheduled2)
+        let cancel = machine.cancel()
+        let cancelled = try #require(cancel)
         #expect(cancelled.upstream === upstream)
         #expect(cancelled.downstream == nil)
         #expect(cancelled.dropped.count == 2)
         guard case .cancelled(_, pending: 2) = machine.phase else { Issue.record("not cancelled(2)"); return }
-        let r22 = machine.receive(3)
-        #expect(!r22)
-        let r23 = machine.request()
-        #expect(r23 == nil)
-        let r24 = machine.cancel()
-        #expect(r24 == nil)
+        let scheduled3 = machine.receive(3)
+        #expect(!scheduled3)
+        let forwardedTo = machine.request()
+        #expect(forwardedTo == nil)
+        let cancelled2 = machine.cancel()
+        #expect(cancelled2 == nil)
         guard case .none = machine.actionRan() else { Issue.record("released too early"); return }
         guard case .release = machine.actionRan() else { Issue.record("not released"); return }
         guard case .terminated = machine.phase else { Issue.record("not terminated"); return }
@@ -342,12 +342,12 @@ struct RescheduledStateMachineTests {
 
     @Test func aCancelWithNoPendingActionLetsGoAtOnce() throws {
         var (machine, _) = subscribed()
-        let r25 = machine.receive(1)
-        #expect(r25)
+        let scheduled = machine.receive(1)
+        #expect(scheduled)
         guard case .deliver = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         // Cancelled while the value is being delivered: its demand is not requested.
-        let r26 = machine.cancel()
-        let cancelled = try #require(r26)
+        let cancel = machine.cancel()
+        let cancelled = try #require(cancel)
         #expect(cancelled.downstream != nil)
         let after = machine.delivered(.max(1))
         #expect(after.request == nil && after.next == nil)
@@ -356,11 +356,11 @@ struct RescheduledStateMachineTests {
 
     @Test func requestsGoUpstreamOnlyWhileSubscribed() {
         var (machine, upstream) = subscribed()
-        let r27 = machine.request()
-        #expect(r27 === upstream)
+        let forwardedTo = machine.request()
+        #expect(forwardedTo === upstream)
         _ = machine.receive(completion: .finished)
-        let r28 = machine.request()
-        #expect(r28 == nil)
+        let forwardedTo2 = machine.request()
+        #expect(forwardedTo2 == nil)
     }
 }
 
