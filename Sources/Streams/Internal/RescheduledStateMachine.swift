@@ -191,14 +191,20 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
             events.removeFirst(head)
             head = 0
         }
-        switch (event, phase) {
-        case (.value(let input), .subscribed(_, let downstream)), (.value(let input), .completing(let downstream)):
-            return .value(input, downstream)
-        case (.completion(let completion), .completing(let downstream)):
+        switch event {
+        case .value(let input):
+            switch phase {
+            case .subscribed(_, let downstream), .completing(let downstream):
+                return .value(input, downstream)
+            case .awaitingSubscription, .cancelled, .terminated:
+                preconditionFailure("RescheduledStateMachine: internal inconsistency: a value was due in the wrong phase")
+            }
+        case .completion(let completion):
+            guard case .completing(let downstream) = phase else {
+                preconditionFailure("RescheduledStateMachine: internal inconsistency: a completion was due in the wrong phase")
+            }
             phase = .terminated
             return .completion(completion, downstream)
-        default:
-            preconditionFailure("RescheduledStateMachine: internal inconsistency: an event was due in the wrong phase")
         }
     }
 

@@ -1,10 +1,9 @@
 extension Publisher {
     /// Subscribes, requests and cancels on `scheduler`; values are not moved.
     ///
-    /// Use it to start expensive or blocking work off the current thread. Values and the
-    /// completion are not moved: they arrive on whatever thread the upstream sends them. The
-    /// upstream is never entered twice at once: on a synchronous scheduler, a request made from
-    /// inside the upstream's own `request` is made when that call returns (Combine traps).
+    /// Use it to start expensive or blocking work off the current thread. The upstream is never
+    /// entered twice at once: on a synchronous scheduler, a request made from inside the
+    /// upstream's own `request` is made when that call returns (Combine traps).
     ///
     /// ```swift
     /// let cancellable = expensiveScan
