@@ -1,80 +1,53 @@
-/// The subscription behind `receive(on:)` and `delay(for:scheduler:)`: the subscription goes
-/// downstream at once, requests and cancellation go straight upstream, and every value and the
-/// completion are queued in arrival order and handed to `reschedule`, which runs an action later
-/// on a scheduler (on its next turn for `receive(on:)`, after the interval for `delay`). Demand
-/// the downstream returns from a value is forwarded upstream.
-///
-/// Each action delivers the oldest queued event, not its own, and only one action delivers at a
-/// time (another that runs meanwhile leaves its event to it): on a concurrent scheduler such as
-/// `DispatchQueue.global()` events still arrive one at a time and in order, and the completion
-/// never overtakes a value. On a serial scheduler every action delivers its own event. Scheduled
-/// actions hold the subscription strongly, so the pipeline lives until they have run.
+/// How a ``RescheduledSubscription`` schedules the delivery of each event: on the scheduler's
+/// next turn for `receive(on:)`, after an interval for `delay`.
 @usableFromInline
-final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+protocol Rescheduling {
+    /// Runs `action` later, on the scheduler.
+    func schedule(_ action: @escaping () -> Void)
+}
+
+/// A ``Rescheduling`` whose subscription describes itself, as `receive(on:)`'s does in Combine
+/// (`delay`'s conforms to none of the reflection protocols).
+@usableFromInline
+protocol DescribedRescheduling: Rescheduling {
+    /// The subscription's description.
+    static var subscriptionDescription: String { get }
+}
+
+/// The subscription behind `receive(on:)` and `delay(for:scheduler:)`: the subscription goes
+/// downstream at once and requests go straight upstream; every value and the completion are
+/// queued and an action is scheduled for each, which delivers it later. The demand the
+/// downstream returns from a value is requested upstream after the delivery, unless cancelled
+/// meanwhile. A completion, once scheduled, is delivered even after a `cancel()`. Scheduled
+/// actions hold the subscription, and so the downstream, strongly until they have run.
+///
+/// The state lives in a ``RescheduledStateMachine`` behind one lock; the calls it decides on
+/// run outside it.
+@usableFromInline
+final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Rescheduling>: Subscriber, Subscription,
+    @unchecked Sendable
 {
     @usableFromInline
-    enum Event {
-        case value(Downstream.Input)
-        case completion(Subscribers.Completion<Downstream.Failure>)
-    }
-
-    /// What one turn of the delivery loop does, decided under the lock and done outside it.
-    @usableFromInline
-    enum Step {
-        case value(Downstream.Input, Box<Downstream>, any Subscription)
-        case completion(Subscribers.Completion<Downstream.Failure>, Box<Downstream>)
-        case drop
-    }
+    typealias Machine = RescheduledStateMachine<Downstream>
 
     @usableFromInline
-    let name: String
-    @usableFromInline
-    let reschedule: (@escaping () -> Void) -> Void
+    let rescheduler: Rescheduler
     @usableFromInline
     let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
-    /// Events not yet delivered, oldest at `head`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var events: [Event] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var head = 0
-    /// Actions that have run: that many of the oldest events are due.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var due = 0
-    /// An action is delivering; others that run meanwhile leave their event to it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var delivering = false
-    /// The completion is queued: later events are ignored.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completionQueued = false
+    var machine: Machine
 
     @inlinable
-    init(name: String, downstream: Downstream, reschedule: @escaping (@escaping () -> Void) -> Void) {
-        self.name = name
-        self.downstream = Box(downstream)
-        self.reschedule = reschedule
+    init(downstream: Downstream, rescheduler: Rescheduler) {
+        self.rescheduler = rescheduler
+        machine = Machine(downstream: downstream)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -83,104 +56,66 @@ final class RescheduledSubscription<Downstream: Subscriber>: Subscriber, Subscri
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        enqueue(.value(input))
+        if lock.withLockUnchecked({ machine.receive(input) }) {
+            rescheduler.schedule { [self] in actionRan() }
+        }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        enqueue(.completion(completion))
-    }
-
-    /// Queues `event` and schedules an action for it; ignored before the subscription, after
-    /// the completion and after cancel.
-    @inlinable
-    func enqueue(_ event: Event) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status, !completionQueued else { return false }
-            if case .completion = event { completionQueued = true }
-            events.append(event)
-            return true
-        }
-        if accepted {
-            reschedule { [self] in deliverDueEvents() }
-        }
+        let released = lock.withLockUnchecked { machine.receive(completion: completion) }
+        guard released != nil else { return }
+        rescheduler.schedule { [self] in actionRan() }
     }
 
     /// One scheduled action has run: deliver the due events, unless another action already is.
     @inlinable
-    func deliverDueEvents() {
-        var step = lock.withLockUnchecked { () -> Step? in
-            due += 1
-            guard !delivering else { return nil }
-            delivering = true
-            return nextStep()
-        }
-        while let current = step {
-            switch current {
-            case .value(let input, let downstream, let upstream):
-                let demand = downstream.value.receive(input)
-                if demand > 0 { upstream.request(demand) }
-            case .completion(let completion, let downstream):
-                downstream.value.receive(completion: completion)
-            case .drop:
-                break
-            }
-            step = lock.withLockUnchecked { nextStep() }
+    func actionRan() {
+        switch lock.withLockUnchecked({ machine.actionRan() }) {
+        case .deliver(let delivery):
+            deliver(from: delivery)
+        case .release(let downstream):
+            withExtendedLifetime(downstream) {}
+        case .none:
+            break
         }
     }
 
-    /// Takes the oldest due event, or ends the delivery. Called under the lock.
+    /// Delivers `first`, then every event that comes due meanwhile.
     @inlinable
-    func nextStep() -> Step? {
-        guard due > 0, head < events.count else {
-            delivering = false
-            return nil
-        }
-        due -= 1
-        let event = events[head]
-        head += 1
-        if head == events.count {
-            events.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32, head * 2 >= events.count {
-            events.removeFirst(head)
-            head = 0
-        }
-        switch event {
-        case .value(let input):
-            guard case .subscribed(let upstream) = status, let downstream else { return .drop }
-            return .value(input, downstream, upstream)
-        case .completion(let completion):
-            guard case .subscribed = status, let downstream else { return .drop }
-            status = .terminal
-            self.downstream = nil
-            return .completion(completion, downstream)
+    func deliver(from first: Machine.Delivery) {
+        var next: Machine.Delivery? = first
+        while let delivery = next {
+            switch delivery {
+            case .value(let input, let downstream):
+                let demand = downstream.value.receive(input)
+                let after = lock.withLockUnchecked { machine.delivered(demand) }
+                after.request?.request(demand)
+                next = after.next
+            case .completion(let completion, let downstream):
+                downstream.value.receive(completion: completion)
+                next = lock.withLockUnchecked { machine.delivered(.none) }.next
+            }
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { status }.request(demand)
+        lock.withLockUnchecked { machine.request() }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        // Handed out of the lock so that what they hold is released outside it.
-        let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Box<Downstream>?, [Event]) in
-            defer {
-                status = .terminal
-                downstream = nil
-                events = []
-                head = 0
-            }
-            return (status, downstream, events)
-        }
-        taken.0.cancel()
+        // What the machine lets go of is released here, outside the lock.
+        lock.withLockUnchecked { machine.cancel() }?.upstream.cancel()
     }
+}
 
+extension RescheduledSubscription: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Rescheduler: DescribedRescheduling {
     @usableFromInline
-    var description: String { name }
+    var description: String { Rescheduler.subscriptionDescription }
 
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: []) }

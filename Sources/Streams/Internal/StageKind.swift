@@ -4,7 +4,7 @@
 /// those edges, never on the value path of a subscribed stage.
 @usableFromInline
 enum StageKind: Sendable {
-    case tryMap, tryScan, output, dropWhile, tryDropWhile, encode, decode, measureInterval
+    case tryMap, tryScan, output, dropWhile, tryDropWhile, encode, decode
     // Combine's filter family: one "producer" inner with stricter rules.
     case tryFilter, tryCompactMap, removeDuplicates, tryRemoveDuplicates, prefixWhile, tryPrefixWhile
 
@@ -19,7 +19,6 @@ enum StageKind: Sendable {
         case .tryDropWhile: "TryDropWhile"
         case .encode: "Encode"
         case .decode: "Decode"
-        case .measureInterval: "MeasureInterval"
         case .tryFilter: "TryFilter"
         case .tryCompactMap: "TryCompactMap"
         case .removeDuplicates: "RemoveDuplicates"
@@ -53,7 +52,7 @@ enum StageKind: Sendable {
     @usableFromInline
     var ignoresValuesBeforeSubscription: Bool {
         switch self {
-        case .dropWhile, .tryDropWhile, .measureInterval: true
+        case .dropWhile, .tryDropWhile: true
         default: false
         }
     }

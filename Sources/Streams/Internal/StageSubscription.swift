@@ -168,7 +168,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
             return Mirror(
                 self,
                 children: ["downstream": downstream as Any, "finished": finished, "upstreamSubscription": upstream as Any])
-        case .tryMap, .output, .dropWhile, .tryDropWhile, .measureInterval:
+        case .tryMap, .output, .dropWhile, .tryDropWhile:
             return Mirror(self, children: [])
         }
     }

@@ -392,7 +392,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("subscribe(on:)", .named("SubscribeOn", children: none)) { h in
             h.ints.subscribe(on: h.scheduler).contract()
         },
-        OperatorEntry("delay", .notReflectable, knownIssues: [.reflection]) { h in
+        OperatorEntry("delay", .notReflectable) { h in
             h.ints.delay(for: .milliseconds(10), scheduler: h.scheduler).contract()
         },
         OperatorEntry("debounce", .named("Debounce", children: ["downstream", "downstreamDemand", "currentValue"])) { h in

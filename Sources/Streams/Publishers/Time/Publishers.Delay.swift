@@ -2,7 +2,9 @@ extension Publisher {
     /// Delivers every value, and the completion (a failure too), `interval` later on
     /// `scheduler`.
     ///
-    /// Demand passes straight through.
+    /// Requests go straight upstream; the demand the subscriber returns from a value is requested
+    /// upstream once it has been delivered. A completion that is already scheduled is delivered
+    /// even if the subscriber cancels meanwhile, as in Combine; values still waiting are dropped.
     ///
     /// ```swift
     /// let later = taps.delay(for: .milliseconds(300), scheduler: DispatchQueue.main)
@@ -67,11 +69,40 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (scheduler, interval, tolerance, options) = (self.scheduler, self.interval, self.tolerance, self.options)
             upstream.receive(
-                subscriber: RescheduledSubscription(name: "Delay", downstream: subscriber) { work in
-                    scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, work)
-                })
+                subscriber: RescheduledSubscription(
+                    downstream: subscriber,
+                    rescheduler: DelayRescheduling(
+                        scheduler: scheduler, interval: interval, tolerance: tolerance, options: options)))
         }
+    }
+}
+
+/// `delay`'s scheduling: each event `interval` after the scheduler's `now`, read each time.
+@usableFromInline
+struct DelayRescheduling<Context: Scheduler>: Rescheduling {
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let interval: Context.SchedulerTimeType.Stride
+    @usableFromInline
+    let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+
+    @inlinable
+    init(
+        scheduler: Context, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
+        options: Context.SchedulerOptions?
+    ) {
+        self.scheduler = scheduler
+        self.interval = interval
+        self.tolerance = tolerance
+        self.options = options
+    }
+
+    @inlinable
+    func schedule(_ action: @escaping () -> Void) {
+        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
     }
 }

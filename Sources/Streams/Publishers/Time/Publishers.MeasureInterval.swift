@@ -42,20 +42,86 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
-        /// Attaches `subscriber`; the clock starts now.
+        /// Attaches `subscriber`; the clock starts when the upstream subscription arrives.
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let scheduler = self.scheduler
-            var previous = scheduler.now
             upstream.receive(
-                subscriber: StageSubscription<Upstream.Output, Failure, S>(
-                    kind: .measureInterval, downstream: subscriber, mapFailure: { $0 },
-                    step: { _ in
-                        let now = scheduler.now
-                        defer { previous = now }
-                        return .emit(previous.distance(to: now))
-                    }))
+                subscriber: MeasureIntervalSubscription<Upstream.Output, S, Context>(downstream: subscriber, scheduler: scheduler)
+            )
         }
     }
+}
+
+/// The subscription of `measureInterval(using:)`: reads the scheduler's `now` when the upstream
+/// subscription arrives and on each value, and delivers the time since the previous reading.
+/// As in Combine, it returns `.none` for a value and requests the downstream's answer upstream.
+///
+/// The state lives in a ``MeasureIntervalStateMachine`` behind one lock; `now` and the calls it
+/// decides on are made outside it.
+@usableFromInline
+final class MeasureIntervalSubscription<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Context.SchedulerTimeType.Stride {
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: MeasureIntervalStateMachine<Downstream, Context.SchedulerTimeType>
+
+    @inlinable
+    init(downstream: Downstream, scheduler: Context) {
+        self.scheduler = scheduler
+        machine = MeasureIntervalStateMachine(downstream: downstream)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let now = scheduler.now
+        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription, now: now) }) else {
+            subscription.cancel()
+            return
+        }
+        downstream.value.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let now = scheduler.now
+        guard let measured = lock.withLockUnchecked({ machine.receiveValue(now: now) }) else { return .none }
+        let demand = measured.downstream.value.receive(measured.interval)
+        if demand > 0 { measured.upstream.request(demand) }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        lock.withLockUnchecked { machine.receiveCompletion() }?.value.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { machine.request() }?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        // The downstream is released here, outside the lock.
+        lock.withLockUnchecked { machine.cancel() }?.upstream.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "MeasureInterval" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

@@ -2,8 +2,10 @@ extension Publisher {
     /// Delivers values and the completion on `scheduler`.
     ///
     /// The subscription is handed over at once; each value and the completion is scheduled with
-    /// `scheduler.schedule(options:_:)`. Requests and cancellation go straight upstream. The
-    /// scheduler must be serial (a serial `DispatchQueue`, the main queue, a `TestScheduler`).
+    /// `scheduler.schedule(options:_:)`, and the demand the subscriber returns from a value is
+    /// requested upstream once it has been delivered. Requests and cancellation go straight
+    /// upstream. A completion that is already scheduled is delivered even if the subscriber
+    /// cancels meanwhile, as in Combine; values still waiting are dropped.
     ///
     /// ```swift
     /// let cancellable = request
@@ -51,11 +53,32 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (scheduler, options) = (self.scheduler, self.options)
             upstream.receive(
-                subscriber: RescheduledSubscription(name: "ReceiveOn", downstream: subscriber) { work in
-                    scheduler.schedule(options: options, work)
-                })
+                subscriber: RescheduledSubscription(
+                    downstream: subscriber, rescheduler: ReceiveOnRescheduling(scheduler: scheduler, options: options)))
         }
+    }
+}
+
+/// `receive(on:)`'s scheduling: each event on the scheduler's next turn, with the options.
+@usableFromInline
+struct ReceiveOnRescheduling<Context: Scheduler>: DescribedRescheduling {
+    @usableFromInline
+    let scheduler: Context
+    @usableFromInline
+    let options: Context.SchedulerOptions?
+
+    @inlinable
+    init(scheduler: Context, options: Context.SchedulerOptions?) {
+        self.scheduler = scheduler
+        self.options = options
+    }
+
+    @inlinable
+    static var subscriptionDescription: String { "ReceiveOn" }
+
+    @inlinable
+    func schedule(_ action: @escaping () -> Void) {
+        scheduler.schedule(options: options, action)
     }
 }

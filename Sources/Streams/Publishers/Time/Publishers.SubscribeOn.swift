@@ -1,7 +1,9 @@
 extension Publisher {
     /// Subscribes, requests and cancels on `scheduler`; values are not moved.
     ///
-    /// Use it to start expensive or blocking work off the current thread.
+    /// Use it to start expensive or blocking work off the current thread. The upstream is never
+    /// entered twice at once: on a synchronous scheduler, a request made from inside the
+    /// upstream's own `request` is made when that call returns (Combine traps).
     ///
     /// ```swift
     /// let cancellable = expensiveScan
@@ -59,13 +61,20 @@ extension Publishers {
     }
 }
 
-/// The subscription of `subscribe(on:)`. The scheduled requests and the scheduled cancel hold
-/// it strongly, and a cancel lets go of the downstream only once the upstream has been
-/// cancelled on the scheduler, as in Combine; values that arrive after the cancel are ignored.
+/// The subscription of `subscribe(on:)`: values and the completion go straight downstream; every
+/// request and the cancel reach the upstream from an action scheduled with
+/// `schedule(options:)`. The scheduled actions hold the subscription, and so the downstream,
+/// strongly until they have run, as in Combine.
+///
+/// The state lives in a ``SubscribeOnStateMachine`` behind one lock; the calls it decides on run
+/// outside it.
 @usableFromInline
 final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    @usableFromInline
+    typealias Machine = SubscribeOnStateMachine<Downstream>
+
     @usableFromInline
     let scheduler: Context
     @usableFromInline
@@ -75,26 +84,18 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Box<Downstream>?
+    var machine: Machine
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.downstream = Box(downstream)
+        machine = Machine(downstream: downstream)
         self.scheduler = scheduler
         self.options = options
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted, let downstream = lock.withLockUnchecked({ downstream }) else {
+        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -103,52 +104,45 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = lock.withLockUnchecked({ status.subscription == nil ? nil : downstream }) else {
-            return .none
-        }
+        guard let downstream = lock.withLockUnchecked({ machine.receiveValue() }) else { return .none }
         return downstream.value.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let downstream = lock.withLockUnchecked { () -> Box<Downstream>? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            defer { self.downstream = nil }
-            return self.downstream
-        }
-        downstream?.value.receive(completion: completion)
+        lock.withLockUnchecked { machine.receiveCompletion() }?.downstream.value.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard let upstream = lock.withLockUnchecked({ status.subscription }) else { return }
+        guard lock.withLockUnchecked({ machine.request() }) else { return }
         scheduler.schedule(options: options) { [self] in
-            withExtendedLifetime(self) { upstream.request(demand) }
+            perform(lock.withLockUnchecked { machine.requestRan(demand) })
         }
     }
 
     @inlinable
     func cancel() {
-        let upstream = lock.withLockUnchecked { () -> (any Subscription)? in
-            defer { status = .terminal }
-            return status.subscription
-        }
-        guard let upstream else { return releaseDownstream() }
+        guard lock.withLockUnchecked({ machine.cancel() }) else { return }
         scheduler.schedule(options: options) { [self] in
-            upstream.cancel()
-            releaseDownstream()
+            perform(lock.withLockUnchecked { machine.cancelRan() })
         }
     }
 
-    /// Lets go of the downstream, outside the lock.
+    /// Makes `first` on the upstream, then the calls left to this thread meanwhile.
     @inlinable
-    func releaseDownstream() {
-        let released = lock.withLockUnchecked { () -> Box<Downstream>? in
-            defer { downstream = nil }
-            return downstream
+    func perform(_ first: Machine.UpstreamCall?) {
+        var next = first
+        while let call = next {
+            switch call {
+            case .request(let upstream, let demand):
+                upstream.request(demand)
+            case .cancel(let upstream, let downstream):
+                upstream.cancel()
+                withExtendedLifetime(downstream) {}
+            }
+            next = lock.withLockUnchecked { machine.callReturned() }
         }
-        withExtendedLifetime(released) {}
     }
 
     @usableFromInline
