@@ -276,35 +276,49 @@ struct MulticastEdgeTests {
         let cancelled = machine.cancel()
         let cancelledAgain = machine.cancel()
         let lateCompletion = machine.receiveCompletion()
+        let lateRequest = machine.request()
         let released = machine.releaseDownstream()
         let releasedAgain = machine.releaseDownstream()
-        #expect(early == nil)
+        #expect(!early)
         #expect(earlyRequest == nil)
-        guard case .handDownstream(let handed) = first, case .cancel = second else {
-            Issue.record("the first subscription is handed downstream, a second one cancelled")
+        guard case .handDownstream(let handed) = first, case .cancel = second,
+            case .end(let toCancel) = cancelled, case .ignore = cancelledAgain
+        else {
+            Issue.record("first subscription handed downstream, second cancelled, first cancel ends, second ignored")
             return
         }
         #expect(identical(handed, downstream))
         #expect(requested as? RecordingSubscription === subscription)
-        #expect(cancelled as? RecordingSubscription === subscription)
-        #expect(machine.isTerminal)
-        #expect(cancelledAgain == nil)
-        #expect(lateCompletion == nil)
+        #expect(toCancel as? RecordingSubscription === subscription)
+        #expect(!lateCompletion)
+        #expect(lateRequest == nil)
         #expect(identical(released, downstream))
         #expect(releasedAgain == nil)
     }
 
-    @Test func multicastInnerStateMachineCompletion() {
-        let downstream = Tracked()
-        var machine = MulticastInnerStateMachine(downstream: downstream)
+    @Test func multicastInnerStateMachineEndsAtTheFirstCompletion() {
+        var machine = MulticastInnerStateMachine(downstream: Tracked())
         _ = machine.receiveSubscription(RecordingSubscription())
         let completion = machine.receiveCompletion()
         let secondCompletion = machine.receiveCompletion()
         let cancelled = machine.cancel()
-        #expect(identical(completion, downstream))
-        #expect(secondCompletion == nil)
+        #expect(completion)
+        #expect(!secondCompletion)
         #expect(machine.request() == nil)
-        #expect(cancelled == nil)
+        guard case .ignore = cancelled else {
+            Issue.record("a cancel after the completion is ignored")
+            return
+        }
+    }
+
+    @Test func multicastInnerStateMachineCancelledBeforeItsSubscription() {
+        var machine = MulticastInnerStateMachine(downstream: Tracked())
+        let cancelled = machine.cancel()
+        let late = machine.receiveSubscription(RecordingSubscription())
+        guard case .end(nil) = cancelled, case .cancel = late else {
+            Issue.record("an early cancel ends the inner; the late subscription is cancelled")
+            return
+        }
     }
 
     @Test func multicastStateMachineKeepsTheFirstSubjectMade() {

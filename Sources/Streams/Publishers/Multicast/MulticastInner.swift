@@ -67,7 +67,7 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard lock.withLockUnchecked({ machine.receiveCompletion() }) != nil else { return }
+        guard lock.withLockUnchecked({ machine.receiveCompletion() }) else { return }
         // Delivering: the completion comes from inside a value's delivery, which releases.
         let previous = gate.close()
         borrowed._withUnsafeGuaranteedRef { $0.value.downstream.receive(completion: completion) }
@@ -90,10 +90,7 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        let (wasTerminal, subscription) = lock.withLockUnchecked { () -> (Bool, (any Subscription)?) in
-            (machine.isTerminal, machine.cancel())
-        }
-        guard !wasTerminal else { return }
+        guard case .end(let subscription) = lock.withLockUnchecked({ machine.cancel() }) else { return }
         // Pending (cancelled before the subscription) or open: nothing is being delivered.
         if gate.close() != .delivering {
             release()

@@ -49,16 +49,12 @@ struct MulticastInnerStateMachine {
         }
     }
 
-    /// The subject sent a completion: the downstream to forward it to, or `nil` to ignore it.
+    /// The subject sent a completion: whether to forward it (the first one, while subscribed).
     @inlinable
-    mutating func receiveCompletion() -> AnyObject? {
-        switch phase {
-        case .subscribed(let downstream, _):
-            phase = .terminal(downstream: downstream)
-            return downstream
-        case .awaitingSubscription, .terminal:
-            return nil
-        }
+    mutating func receiveCompletion() -> Bool {
+        guard case .subscribed(let downstream, _) = phase else { return false }
+        phase = .terminal(downstream: downstream)
+        return true
     }
 
     /// The downstream (or the inner, for returned demand) asks for values: the subscription to
@@ -69,18 +65,27 @@ struct MulticastInnerStateMachine {
         return nil
     }
 
-    /// The downstream cancels: the subscription to cancel, the first time only.
+    /// What to do when the downstream cancels.
+    @usableFromInline
+    enum CancelAction {
+        /// Already terminal: nothing.
+        case ignore
+        /// The inner ended: close the gate, and cancel the subject's subscription if there is one.
+        case end(cancelling: (any Subscription)?)
+    }
+
+    /// The downstream cancels.
     @inlinable
-    mutating func cancel() -> (any Subscription)? {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let downstream):
             phase = .terminal(downstream: downstream)
-            return nil
+            return .end(cancelling: nil)
         case .subscribed(let downstream, let subscription):
             phase = .terminal(downstream: downstream)
-            return subscription
+            return .end(cancelling: subscription)
         case .terminal:
-            return nil
+            return .ignore
         }
     }
 
@@ -93,12 +98,5 @@ struct MulticastInnerStateMachine {
         }
         phase = .terminal(downstream: nil)
         return downstream
-    }
-
-    /// Whether the inner has ended (for tests).
-    @inlinable
-    var isTerminal: Bool {
-        if case .terminal = phase { return true }
-        return false
     }
 }
