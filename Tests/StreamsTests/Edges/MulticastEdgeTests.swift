@@ -16,6 +16,18 @@ private final class CapturingSubject<Output, Failure: Error>: Subject, @unchecke
     func send(subscription: any Subscription) {}
 }
 
+/// A publisher that keeps its subscribers and sends them nothing until a test does.
+private final class HeldPublisher: Publisher, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    private(set) var subscribers: [AnySubscriber<Int, Never>] = []
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscribers.append(AnySubscriber(subscriber))
+    }
+}
+
 /// Whether `a` and `b` are the same object (the state machines hand objects out as `AnyObject`).
 func identical(_ a: AnyObject?, _ b: AnyObject?) -> Bool {
     a === b
@@ -84,6 +96,19 @@ struct MulticastEdgeTests {
         }
         #expect(made.object == nil)
         upstream.send(1)
+        connection?.cancel()
+    }
+
+    @Test func aSubscriptionArrivingAfterTheSubjectWentIsCancelled() throws {
+        let upstream = HeldPublisher()
+        var connection: (any Cancellable)?
+        do {
+            let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+            connection = multicast.connect()
+        }
+        let late = RecordingSubscription()
+        try #require(upstream.subscribers.first).receive(subscription: late)
+        #expect(late.cancels == 1)
         connection?.cancel()
     }
 
