@@ -1,3 +1,4 @@
+import Dispatch
 @testable import Streams
 import StreamsTesting
 import Testing
@@ -196,6 +197,24 @@ struct MulticastEdgeTests {
         upstream.send(completion: .finished)
         #expect(finished.object == nil)
         connection.cancel()
+    }
+
+    @Test func cancellingWhileOtherThreadsSendThroughShareEndsEverySubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        let share = subject.share()
+        let subscribers = (0..<4).map { _ in TestSubscriber<Int, Never>() }
+        subscribers.forEach { share.subscribe($0) }
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            if index < 4 {
+                for value in 0..<500 { subject.send(value) }
+            } else {
+                subscribers[index - 4].cancel()
+            }
+        }
+        let counts = subscribers.map(\.values.count)
+        subject.send(-1)
+        #expect(subscribers.map(\.values.count) == counts)
+        #expect(subscribers.allSatisfy { !$0.values.contains(-1) })
     }
 
     // MARK: The inner object, driven by hand
