@@ -61,9 +61,9 @@ struct DeliveryGate: ~Copyable {
             .exchanged
     }
 
-    /// Closes the gate for good and returns where it stood: `.open` (or `.pending`: never opened)
-    /// means the caller releases now, `.delivering` that the delivery under way releases when it leaves, `.closed` that
-    /// someone closed it before.
+    /// Closes the gate for good and returns where it stood: `.open` (or `.pending`: never
+    /// opened) means the caller releases now, `.delivering` that the delivery under way releases
+    /// when it leaves, `.closed` that someone closed it before.
     @inlinable
     func close() -> Phase {
         Phase(rawValue: state.exchange(Phase.closed.rawValue, ordering: .acquiringAndReleasing))!

@@ -9,8 +9,8 @@
 /// - `terminal(downstream)`: everything is ignored; the downstream is kept only until the
 ///   delivery gate lets it go (a value may still be under way), then `terminal(nil)`.
 ///
-/// The downstream is kept as `AnyObject` (the inner knows its type), so the machine is not
-/// generic.
+/// "downstream" is whatever the inner keeps alive for its deliveries (the downstream subscriber
+/// and the subject), as `AnyObject`: the inner knows its type, so the machine is not generic.
 @usableFromInline
 struct MulticastInnerStateMachine {
     @usableFromInline
