@@ -32,6 +32,11 @@ extension Publisher {
 extension Publishers {
     /// A connectable publisher that shares its upstream through a subject.
     ///
+    /// The subject is made on first use (the first subscriber or `connect()`) and kept. Each
+    /// subscriber gets a subscription of its own (it describes itself as "Multicast") attached
+    /// to the subject. `connect()` subscribes the subject to the upstream, every time it is
+    /// called; the connection does not keep the subject alive.
+    ///
     /// ```swift
     /// let shared = Publishers.Multicast(upstream: numbers) { PassthroughSubject<Int, Never>() }
     /// ```
@@ -53,7 +58,7 @@ extension Publishers {
         // Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)
-        var madeSubject: SubjectType?
+        var machine = MulticastStateMachine<SubjectType>()
 
         /// Makes a connectable publisher that shares `upstream` through `createSubject()`.
         ///
@@ -66,26 +71,25 @@ extension Publishers {
             self.createSubject = createSubject
         }
 
-        /// The subject, made on first use.
+        /// The subject, made on first use, outside the lock. Two threads that both use the
+        /// multicast for the first time may both call `createSubject`; only the first subject
+        /// made is kept and used.
         @inlinable
         var subject: SubjectType {
-            if let subject = lock.withLockUnchecked({ madeSubject }) { return subject }
+            if let subject = lock.withLockUnchecked({ machine.subject() }) { return subject }
             let made = createSubject()
-            return lock.withLockUnchecked {
-                if let existing = madeSubject { return existing }
-                madeSubject = made
-                return made
-            }
+            return lock.withLockUnchecked { machine.keep(made) }
         }
 
-        /// Attaches `subscriber` to the subject.
+        /// Attaches `subscriber` to the subject through a subscription of its own.
         @inlinable
-        @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            subject.receive(subscriber: subscriber)
+            let subject = self.subject
+            subject.receive(subscriber: MulticastInner(downstream: subscriber, subject: subject))
         }
 
-        /// Subscribes the subject to the upstream; cancel the result to disconnect.
+        /// Subscribes the subject to the upstream; cancel the result to disconnect. Each call
+        /// subscribes once more. The result holds the subject weakly.
         ///
         /// ```swift
         /// let connection = shared.connect()
@@ -93,7 +97,7 @@ extension Publishers {
         /// ```
         @inlinable
         public func connect() -> any Cancellable {
-            upstream.subscribe(subject)
+            upstream.subscribe(WeakSubject(subject))
         }
     }
 }

@@ -375,14 +375,14 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("prefix(untilOutputFrom:)", .notReflectable) { h in
             h.ints.prefix(untilOutputFrom: Empty<Int, TestError>(completeImmediately: false)).contract()
         },
-        OperatorEntry("share", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
+        // The upstream of a multicast sees the subject's subscriber (`subscribe(_ subject:)`).
+        OperatorEntry("share", .named("Subject", children: ["subject"])) { h in
             h.ints.share().contract()
         },
-        OperatorEntry("makeConnectable().autoconnect()", .named("SubjectSubscriber", children: none), knownIssues: [.reflection])
-        { h in
+        OperatorEntry("makeConnectable().autoconnect()", .named("Subject", children: ["subject"])) { h in
             h.infallibleInts.makeConnectable().autoconnect().contract()
         },
-        OperatorEntry("multicast", .named("SubjectSubscriber", children: none), knownIssues: [.reflection]) { h in
+        OperatorEntry("multicast", .named("Subject", children: ["subject"])) { h in
             let multicast = h.ints.multicast { PassthroughSubject<Int, TestError>() }
             h.keep(multicast.connect())
             return multicast.contract()
