@@ -48,11 +48,13 @@ enum StageKind: Sendable {
     }
 
     /// Whether a value that arrives before the upstream subscription is ignored, unseen by the
-    /// operator's closure (the others process it, or trap: ``isFilterFamily``).
+    /// operator's closure (the others process it, or trap: ``isFilterFamily``). Combine's
+    /// `output`, `encode` and `decode` forward such a value to a downstream that has no
+    /// subscription yet; Streams does not (a documented difference).
     @usableFromInline
     var ignoresValuesBeforeSubscription: Bool {
         switch self {
-        case .dropWhile, .tryDropWhile: true
+        case .dropWhile, .tryDropWhile, .output, .encode, .decode: true
         default: false
         }
     }

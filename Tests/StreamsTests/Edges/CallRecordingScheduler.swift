@@ -1,80 +1,90 @@
 import Streams
 import StreamsTesting
 
-/// A scheduler that records every call an operator makes to it, with the options and tolerance
-/// passed, and hands the work to a virtual-time ``TestScheduler`` (``advance(by:)`` runs it).
-/// Its options are plain numbers, so that a test can see which options reached the scheduler.
+/// A virtual-time scheduler that records every call an operator makes to it, with the times,
+/// tolerances and options passed, so that tests can pin the exact call sequence of the time
+/// operators (COMBINE-EDGES G9). Work runs when the test advances the clock, as on a
+/// ``TestScheduler``. Its options are strings, to tell a passed option from `nil`.
 final class CallRecordingScheduler: Scheduler, @unchecked Sendable {
     typealias SchedulerTimeType = VirtualTime
-    typealias SchedulerOptions = Int
-    typealias Stride = VirtualTime.Stride
+    typealias SchedulerOptions = String
 
-    /// One call made to the scheduler.
+    /// One call to the scheduler.
     enum Call: Equatable, CustomStringConvertible {
         case now
         case minimumTolerance
-        case schedule(options: Int?)
-        case scheduleAfter(date: VirtualTime, tolerance: Stride, options: Int?)
-        case scheduleRepeating(date: VirtualTime, interval: Stride, tolerance: Stride, options: Int?)
+        case schedule(options: String?)
+        case scheduleAfter(VirtualTime, tolerance: VirtualTime.Stride, options: String?)
+        case scheduleRepeating(VirtualTime, interval: VirtualTime.Stride, tolerance: VirtualTime.Stride, options: String?)
 
         var description: String {
             switch self {
             case .now: "now"
             case .minimumTolerance: "minimumTolerance"
-            case .schedule(let options): "schedule(options: \(options.map(String.init) ?? "nil"))"
+            case .schedule(let options): "schedule(options: \(options ?? "nil"))"
             case .scheduleAfter(let date, let tolerance, let options):
-                "schedule(after: \(date), tolerance: \(tolerance), options: \(options.map(String.init) ?? "nil"))"
+                "schedule(after: \(date), tolerance: \(tolerance.magnitude), options: \(options ?? "nil"))"
             case .scheduleRepeating(let date, let interval, let tolerance, let options):
-                "schedule(after: \(date), interval: \(interval), tolerance: \(tolerance), "
-                    + "options: \(options.map(String.init) ?? "nil"))"
+                "schedule(after: \(date), interval: \(interval.magnitude), tolerance: \(tolerance.magnitude), options: \(options ?? "nil"))"
             }
         }
     }
 
-    let base = TestScheduler()
-    /// What `minimumTolerance` answers.
-    let tolerance: Stride
-    private let log = Locked<[Call]>([])
+    private let clock = VirtualTimeScheduler<VirtualTime, String>(now: VirtualTime(nanoseconds: 0))
+    private let recorded = Locked<[Call]>([])
+    private let tolerance: VirtualTime.Stride
 
-    init(minimumTolerance: Stride = .zero) {
+    /// Makes a scheduler at time zero whose `minimumTolerance` is `minimumTolerance`.
+    init(minimumTolerance: VirtualTime.Stride = .nanoseconds(7)) {
         tolerance = minimumTolerance
     }
 
-    /// Every call so far, in order.
-    var calls: [Call] { log.withLock { $0 } }
+    /// The calls made so far.
+    var calls: [Call] { recorded.withLock { $0 } }
 
-    /// Forgets the calls so far.
-    func clearCalls() { log.withLock { $0 = [] } }
+    /// Forgets the calls made so far.
+    func clearCalls() { recorded.withLock { $0 = [] } }
 
-    private func record(_ call: Call) { log.withLock { $0.append(call) } }
+    /// The calls made while `body` ran.
+    func calls(during body: () -> Void) -> [Call] {
+        clearCalls()
+        body()
+        return calls
+    }
+
+    /// Moves the clock, running what comes due (the calls the work makes are recorded too).
+    func advance(by stride: VirtualTime.Stride = .zero) { clock.advance(by: stride) }
+
+    /// Work still scheduled.
+    var scheduledCount: Int { clock.scheduledCount }
+
+    private func record(_ call: Call) { recorded.withLock { $0.append(call) } }
 
     var now: VirtualTime {
         record(.now)
-        return base.now
+        return clock.now
     }
 
-    var minimumTolerance: Stride {
+    var minimumTolerance: VirtualTime.Stride {
         record(.minimumTolerance)
         return tolerance
     }
 
-    func schedule(options: Int?, _ action: @escaping () -> Void) {
+    func schedule(options: String?, _ action: @escaping () -> Void) {
         record(.schedule(options: options))
-        base.schedule(action)
+        clock.schedule(options: options, action)
     }
 
-    func schedule(after date: VirtualTime, tolerance: Stride, options: Int?, _ action: @escaping () -> Void) {
-        record(.scheduleAfter(date: date, tolerance: tolerance, options: options))
-        base.schedule(after: date, tolerance: tolerance, action)
+    func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: String?, _ action: @escaping () -> Void) {
+        record(.scheduleAfter(date, tolerance: tolerance, options: options))
+        clock.schedule(after: date, tolerance: tolerance, options: options, action)
     }
 
     func schedule(
-        after date: VirtualTime, interval: Stride, tolerance: Stride, options: Int?, _ action: @escaping () -> Void
+        after date: VirtualTime, interval: VirtualTime.Stride, tolerance: VirtualTime.Stride, options: String?,
+        _ action: @escaping () -> Void
     ) -> any Cancellable {
-        record(.scheduleRepeating(date: date, interval: interval, tolerance: tolerance, options: options))
-        return base.schedule(after: date, interval: interval, tolerance: tolerance, action)
+        record(.scheduleRepeating(date, interval: interval, tolerance: tolerance, options: options))
+        return clock.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
     }
-
-    /// Runs the work due within `stride` on the underlying virtual-time scheduler.
-    func advance(by stride: Stride = .zero) { base.advance(by: stride) }
 }

@@ -19,12 +19,12 @@ struct TimeSchedulerCallTests {
     @Test func receiveOnSchedulesEachValueAndTheCompletionWithItsOptions() {
         let scheduler = CallRecordingScheduler()
         let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
-        let subscriber = attach(upstream.receive(on: scheduler, options: 7))
+        let subscriber = attach(upstream.receive(on: scheduler, options: "7"))
         #expect(scheduler.calls.isEmpty)
         upstream.send(1)
         upstream.send(2)
         upstream.fail()
-        #expect(scheduler.calls == [.schedule(options: 7), .schedule(options: 7), .schedule(options: 7)])
+        #expect(scheduler.calls == [.schedule(options: "7"), .schedule(options: "7"), .schedule(options: "7")])
         scheduler.advance()
         #expect(subscriber.values == [1, 2])
         #expect(scheduler.calls.count == 3)
@@ -33,7 +33,7 @@ struct TimeSchedulerCallTests {
     @Test func delayReadsNowThenSchedulesAfterTheIntervalForEachEvent() {
         let scheduler = CallRecordingScheduler()
         let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
-        let subscriber = attach(upstream.delay(for: .seconds(2), tolerance: .milliseconds(5), scheduler: scheduler, options: 3))
+        let subscriber = attach(upstream.delay(for: .seconds(2), tolerance: .milliseconds(5), scheduler: scheduler, options: "3"))
         #expect(scheduler.calls.isEmpty)
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
@@ -41,8 +41,8 @@ struct TimeSchedulerCallTests {
         let at = { (seconds: Int64) in VirtualTime(nanoseconds: seconds * 1_000_000_000) }
         #expect(
             scheduler.calls == [
-                .now, .scheduleAfter(date: at(2), tolerance: .milliseconds(5), options: 3),
-                .now, .scheduleAfter(date: at(3), tolerance: .milliseconds(5), options: 3),
+                .now, .scheduleAfter(at(2), tolerance: .milliseconds(5), options: "3"),
+                .now, .scheduleAfter(at(3), tolerance: .milliseconds(5), options: "3"),
             ])
         scheduler.advance(by: .seconds(2))
         #expect(subscriber.values == [1])
@@ -57,19 +57,19 @@ struct TimeSchedulerCallTests {
         #expect(
             scheduler.calls == [
                 .minimumTolerance, .now,
-                .scheduleAfter(date: VirtualTime(nanoseconds: 1_000_000_000), tolerance: .milliseconds(9), options: nil),
+                .scheduleAfter(VirtualTime(nanoseconds: 1_000_000_000), tolerance: .milliseconds(9), options: nil),
             ])
     }
 
     @Test func subscribeOnSchedulesTheSubscribeEveryRequestAndTheCancel() {
         let scheduler = CallRecordingScheduler()
         let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
-        let subscriber = attach(upstream.subscribe(on: scheduler, options: 4), initialDemand: .max(1))
-        #expect(scheduler.calls == [.schedule(options: 4)])
+        let subscriber = attach(upstream.subscribe(on: scheduler, options: "4"), initialDemand: .max(1))
+        #expect(scheduler.calls == [.schedule(options: "4")])
         scheduler.advance()  // subscribes; the subscriber's request is scheduled and runs too
         subscriber.request(.none)
         subscriber.cancel()
-        #expect(scheduler.calls == Array(repeating: .schedule(options: 4), count: 4))
+        #expect(scheduler.calls == Array(repeating: .schedule(options: "4"), count: 4))
         #expect(upstream.send(1) == .none)
         scheduler.advance()
         #expect(scheduler.calls.count == 4)
@@ -79,7 +79,7 @@ struct TimeSchedulerCallTests {
         let scheduler = CallRecordingScheduler()
         let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
         upstream.holdsSubscription = true
-        let subscriber = attach(upstream.measureInterval(using: scheduler, options: 1))
+        let subscriber = attach(upstream.measureInterval(using: scheduler, options: "1"))
         #expect(scheduler.calls.isEmpty)
         upstream.sendSubscription()
         #expect(scheduler.calls == [.now])

@@ -6,7 +6,7 @@ import Testing
 /// rows of G4, G5, G7, G9 and G10: the scheduler calls each makes, in order, and the edges of
 /// their subscriptions.
 @Suite struct TimerOperatorsEdgeTests {
-    typealias Call = TimerOperatorsRecordingScheduler.Call
+    typealias Call = CallRecordingScheduler.Call
 
     static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
 
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func timeoutArmsARepeatingTimerAtSubscriptionBeforeHandingItDownstream() throws {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         upstream.holdsSubscription = true
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func timeoutRearmsOnTheFirstRequestOnlyAndForwardsEveryRequest() throws {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
         upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func timeoutDeliversEachValueThroughTheSchedulerAndRequestsTheReturnedDemand() throws {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), demandPerValue: .max(3))
         upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func timeoutRequestsNothingAfterADeliveryReturningNone() {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1))
         upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func timeoutDeliversTheCompletionThroughTheSchedulerAndStopsTheTimer() {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>()
         upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func timeoutFiringCancelsUpstreamSendsTheCustomErrorAndDropsWhatFollows() {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         upstream.ignoresCancel = true
         let subscriber = TestSubscriber<Int, TestError>()
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func timeoutIgnoresValuesAndCompletionsBeforeItsSubscription() {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         upstream.holdsSubscription = true
         let subscriber = TestSubscriber<Int, TestError>()
@@ -234,7 +234,7 @@ import Testing
     // MARK: debounce
 
     @Test func debounceArmsARepeatingTimerPerValueAndSchedulesTheCompletionWithoutOptions() throws {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         let subscriber = TestSubscriber<Int, TestError>()
         upstream.debounce(for: .seconds(2), scheduler: scheduler, options: "o").subscribe(subscriber)
@@ -319,7 +319,7 @@ import Testing
     // MARK: throttle
 
     @Test func throttleReadsTheClockAndSchedulesAsCombineDoes() throws {
-        let scheduler = TimerOperatorsRecordingScheduler()
+        let scheduler = CallRecordingScheduler()
         let upstream = Self.ints()
         upstream.holdsSubscription = true
         let subscriber = TestSubscriber<Int, TestError>()
