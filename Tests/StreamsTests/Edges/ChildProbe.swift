@@ -21,6 +21,7 @@ final class ChildProbe: Publisher, @unchecked Sendable {
             guard let probe else { return }
             probe.cancels += 1
             probe.log?.append("cancel \(probe.name)")
+            probe.onCancel?()
         }
     }
 
@@ -35,6 +36,7 @@ final class ChildProbe: Publisher, @unchecked Sendable {
     /// When true, a new subscriber gets no subscription until ``sendSubscription()``.
     var holdsSubscription = false
     var onRequest: ((Subscribers.Demand) -> Void)?
+    var onCancel: (() -> Void)?
 
     init(_ name: String = "child", log: Log<String>? = nil) {
         self.name = name

@@ -227,6 +227,36 @@ struct FlatMapEdgeTests {
         #expect(rig.subscriber.events == [.subscription("FlatMap"), .completion(.failure(.oops))])
     }
 
+    /// QUIRK 12: Combine traps when the upstream fails while the children are being cancelled.
+    @Test func anUpstreamFailingWhileTheChildrenAreCancelledIsIgnored() {
+        let upstream = ManualUpstream<Int, TestError>(failure: .other) { $0 }
+        let children = [ChildProbe("a"), ChildProbe("b")]
+        children[0].onCancel = { upstream.fail() }
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.flatMap { children[$0] }.subscribe(subscriber)
+        upstream.send(0)
+        upstream.send(1)
+        children[1].fail()
+        #expect(children[0].cancels == 1)
+        #expect(subscriber.completions == [.failure(.oops)])
+    }
+
+    @Test func aChildFinishingAfterTheUpstreamFinishedAsksForNothing() {
+        let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
+        let children = [ChildProbe("a"), ChildProbe("b")]
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.flatMap(maxPublishers: .max(2)) { children[$0] }.subscribe(subscriber)
+        upstream.send(0)
+        upstream.send(1)
+        let subscription = upstream.subscriptions[0]
+        upstream.finish()
+        children[0].finish()
+        #expect(subscription.requests == [.max(2)])
+        #expect(subscriber.completion == nil)
+        children[1].finish()
+        #expect(subscriber.completions == [.finished])
+    }
+
     @Test func afterCancelEverythingIsIgnoredAndTheChildrenAndUpstreamAreCancelled() {
         let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
         let child = ChildProbe()
