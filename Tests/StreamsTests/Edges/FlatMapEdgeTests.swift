@@ -310,8 +310,11 @@ struct FlatMapStateMachineTests {
         guard case .deliver = machine.childSentValue(7, from: 0, thread: 1) else { Issue.record("not delivered"); return }
         let remains = machine.childFailed(0, .failure(.oops))
         #expect(remains != nil && remains?.resources == nil)
-        guard case .completing(.failure(.oops)) = machine.phase else { Issue.record("\(machine.phase)"); return }
-        guard case .complete(let final, .failure(.oops)) = machine.nextDelivery(adding: .none) else {
+        guard case .completing(let failure?) = machine.phase, failure as? TestError == .oops else {
+            Issue.record("\(machine.phase)")
+            return
+        }
+        guard case .complete(let final, let sent?) = machine.nextDelivery(adding: .none), sent as? TestError == .oops else {
             Issue.record("no completion")
             return
         }

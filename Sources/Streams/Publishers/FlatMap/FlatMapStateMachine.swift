@@ -19,6 +19,37 @@
 /// a value from another thread waits for the turn.
 ///
 /// `Resources` (the downstream and the transform) are held until terminated.
+/// A phase of a ``FlatMapStateMachine``. Not generic (a failure is kept as `any Error`), so that
+/// the per-value path copies it without value-witness calls.
+@usableFromInline
+enum FlatMapPhase {
+    /// The downstream has the subscription; the upstream's has not arrived.
+    case awaitingUpstream
+    /// The upstream may send more publishers.
+    case subscribed(upstream: any Subscription)
+    /// The upstream finished: waiting for the children and the buffer.
+    case upstreamFinished
+    /// A completion (`.finished` when `failure` is nil) is decided; the thread that holds the
+    /// delivery turn sends it.
+    case completing(failure: (any Error)?)
+    /// Completed or cancelled.
+    case terminated
+}
+
+/// What a child's value leads to in a ``FlatMapStateMachine``.
+@usableFromInline
+enum FlatMapValueStep {
+    /// Dropped, or buffered: return `.none`.
+    case none
+    /// This thread holds the turn: deliver the value, then drain. Under unlimited demand
+    /// return `.none`, else add the downstream's answer and return `.max(1)`.
+    case deliver(AnyObject, unlimited: Bool)
+    /// This thread holds the turn but the value was buffered or dropped: drain.
+    case drain
+    /// Another thread delivers: park, then report with `childValueAfterWait`.
+    case wait(TurnWaiter)
+}
+
 @usableFromInline
 struct FlatMapStateMachine<Value, Failure: Error> {
     @usableFromInline
@@ -27,21 +58,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     typealias Completion = Subscribers.Completion<Failure>
 
     @usableFromInline
-    enum Phase {
-        /// The downstream has the subscription; the upstream's has not arrived.
-        case awaitingUpstream
-        /// The upstream may send more publishers.
-        case subscribed(upstream: any Subscription)
-        /// The upstream finished: waiting for the children and the buffer.
-        case upstreamFinished
-        /// Decided; the thread that holds the delivery turn sends it.
-        case completing(Completion)
-        /// Completed or cancelled.
-        case terminated
-    }
-
-    @usableFromInline
-    var phase = Phase.awaitingUpstream
+    var phase = FlatMapPhase.awaitingUpstream
     /// The children; `awaitingSubscription` until their subscription arrives.
     @usableFromInline
     var children: [Int: SubscriptionStatus] = [:]
@@ -81,35 +98,10 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         }
     }
 
-    /// What ending let go of, to be cancelled or released outside the lock.
-    @usableFromInline
-    struct Remains {
-        /// The downstream to send the completion to; nil when the delivering thread sends it.
-        @usableFromInline
-        let resources: Resources?
-        /// Subscriptions to cancel.
-        @usableFromInline
-        let cancel: [any Subscription]
-        /// Threads that waited to deliver, to be woken (without the turn).
-        @usableFromInline
-        let dismissed: ArraySlice<TurnWaiter>
-        /// Whatever else was held (buffered values, subscriptions), released with this value.
-        @usableFromInline
-        let released: Any
-
-        @inlinable
-        init(resources: Resources?, cancel: [any Subscription], dismissed: ArraySlice<TurnWaiter>, released: Any) {
-            self.resources = resources
-            self.cancel = cancel
-            self.dismissed = dismissed
-            self.released = released
-        }
-    }
-
     /// Decides `completion` after cancelling `cancel`: sent at once when nobody is delivering,
     /// else left to the thread that is.
     @inlinable
-    mutating func conclude(_ completion: Completion, cancel: [any Subscription]) -> Remains {
+    mutating func conclude(_ completion: Completion, cancel: [any Subscription]) -> ChildrenEnding {
         let released: Any = (children, buffer)
         children = [:]
         if case .failure = completion {
@@ -117,12 +109,16 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             bufferHead = 0
         }
         guard !turn.isHeld else {
-            phase = .completing(completion)
-            return Remains(resources: nil, cancel: cancel, dismissed: [], released: released)
+            if case .failure(let error) = completion {
+                phase = .completing(failure: error)
+            } else {
+                phase = .completing(failure: nil)
+            }
+            return ChildrenEnding(resources: nil, cancel: cancel, released: released)
         }
         phase = .terminated
         defer { resources = nil }
-        return Remains(resources: resources, cancel: cancel, dismissed: [], released: released)
+        return ChildrenEnding(resources: resources, cancel: cancel, released: released)
     }
 
     /// Whether the upstream and every child have finished and nothing is buffered.
@@ -161,7 +157,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     /// The upstream finished: the completion to send, if nothing is left.
     @inlinable
-    mutating func upstreamFinished() -> Remains? {
+    mutating func upstreamFinished() -> ChildrenEnding? {
         switch phase {
         case .awaitingUpstream, .subscribed:
             phase = .upstreamFinished
@@ -173,7 +169,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     /// The upstream failed: every child is cancelled (not the upstream) and the failure sent.
     @inlinable
-    mutating func upstreamFailed(_ completion: Completion) -> Remains? {
+    mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
         case .awaitingUpstream, .subscribed:
             return conclude(completion, cancel: children.values.compactMap(\.subscription))
@@ -187,27 +183,16 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// Child `index` sent its subscription: the demand to ask it for, or nil to cancel it.
     @inlinable
     mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
-        guard isLive, case .awaitingSubscription? = children[index] else { return nil }
-        children[index] = .subscribed(subscription)
+        guard isLive, let slot = children.index(forKey: index), case .awaitingSubscription = children.values[slot] else {
+            return nil
+        }
+        children.values[slot] = .subscribed(subscription)
         return demand == .unlimited ? .unlimited : .max(1)
-    }
-
-    @usableFromInline
-    enum ValueStep {
-        /// Dropped, or buffered: return `.none`.
-        case none
-        /// This thread holds the turn: deliver the value, then drain. Under unlimited demand
-        /// return `.none`, else add the downstream's answer and return `.max(1)`.
-        case deliver(Resources, unlimited: Bool)
-        /// This thread holds the turn but the value was buffered or dropped: drain.
-        case drain
-        /// Another thread delivers: park, then report with ``childValueAfterWait(_:from:granted:)``.
-        case wait(TurnWaiter)
     }
 
     /// Child `index` sent `value` on `thread`.
     @inlinable
-    mutating func childSentValue(_ value: Value, from index: Int, thread: Int) -> ValueStep {
+    mutating func childSentValue(_ value: Value, from index: Int, thread: Int) -> FlatMapValueStep {
         guard isLive else { return .none }
         if demand == .unlimited {
             switch turn.claim(for: thread) {
@@ -229,7 +214,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     /// The value a waiting thread brought, now that it has the turn (`granted`) or was sent away.
     @inlinable
-    mutating func childValueAfterWait(_ value: Value, from index: Int, granted: Bool) -> ValueStep {
+    mutating func childValueAfterWait(_ value: Value, from index: Int, granted: Bool) -> FlatMapValueStep {
         guard granted else { return .none }
         guard isLive else { return .drain }
         guard demand > 0 else {
@@ -241,7 +226,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     /// Takes one unit of demand for a value delivered now; call holding the turn.
     @inlinable
-    mutating func deliver() -> ValueStep {
+    mutating func deliver() -> FlatMapValueStep {
         guard let resources else {
             preconditionFailure("FlatMapStateMachine: internal inconsistency: live without resources")
         }
@@ -255,7 +240,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         /// Deliver a buffered value, then ask `child` for one more (limited demand).
         case deliver(Resources, Value, child: SubscriptionStatus)
         /// Send the completion; the turn is let go.
-        case complete(Remains, Completion)
+        case complete(ChildrenEnding, failure: (any Error)?)
         /// The turn was handed to a waiting thread: wake it.
         case handOver(TurnWaiter)
         /// The turn was let go.
@@ -270,8 +255,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         case .terminated:
             turn.letGo()
             return .stop
-        case .completing(let completion):
-            return complete(completion)
+        case .completing(let failure):
+            return complete(failure: failure)
         case .awaitingUpstream, .subscribed, .upstreamFinished:
             break
         }
@@ -287,14 +272,26 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             demand -= 1
             return .deliver(resources, next.value, child: children[next.child] ?? .terminal)
         }
-        if isDone { return complete(.finished) }
+        if isDone { return complete(failure: nil) }
         if let waiter = turn.pass() { return .handOver(waiter) }
         return .stop
     }
 
-    /// Sends `completion` from the thread holding the turn, which lets it go.
+    /// The common case of ``nextDelivery(adding:)``, without its generic result: adds
+    /// `additional` and lets go of the turn when nothing else is due. False (and nothing
+    /// changed) when the drain must run.
     @inlinable
-    mutating func complete(_ completion: Completion) -> DrainStep {
+    mutating func letGoIfIdle(adding additional: Subscribers.Demand) -> Bool {
+        guard isLive, bufferedCount == 0, !turn.hasWaiters, !isDone else { return false }
+        demand += additional
+        turn.letGo()
+        return true
+    }
+
+    /// Sends the completion (`.finished` when `failure` is nil) from the thread holding the
+    /// turn, which lets it go.
+    @inlinable
+    mutating func complete(failure: (any Error)?) -> DrainStep {
         phase = .terminated
         let dismissed = turn.dismissAll()
         turn.letGo()
@@ -303,14 +300,15 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         children = [:]
         buffer = []
         bufferHead = 0
-        return .complete(Remains(resources: resources, cancel: [], dismissed: dismissed, released: released), completion)
+        return .complete(
+            ChildrenEnding(resources: resources, cancel: [], dismissed: dismissed, released: released), failure: failure)
     }
 
     /// Child `index` finished: the upstream to ask for one more publisher (limited
     /// `maxPublishers`), or the completion to send when nothing is left. Every `.finished`
     /// counts, even a repeated one.
     @inlinable
-    mutating func childFinished(_ index: Int) -> (askForMore: SubscriptionStatus, completion: Remains?) {
+    mutating func childFinished(_ index: Int) -> (askForMore: SubscriptionStatus, ending: ChildrenEnding?) {
         guard isLive else { return (.terminal, nil) }
         children.removeValue(forKey: index)
         if isDone { return (.terminal, conclude(.finished, cancel: [])) }
@@ -321,7 +319,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// Child `index` failed: the other children are cancelled (not the failed one, not the
     /// upstream) and the failure sent.
     @inlinable
-    mutating func childFailed(_ index: Int, _ completion: Completion) -> Remains? {
+    mutating func childFailed(_ index: Int, _ completion: Completion) -> ChildrenEnding? {
         guard isLive else { return nil }
         let others = children.compactMap { $0.key == index ? nil : $0.value.subscription }
         return conclude(completion, cancel: others)
@@ -361,7 +359,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     /// The downstream cancelled: everything is let go and the subscriptions are cancelled.
     @inlinable
-    mutating func cancelled() -> Remains? {
+    mutating func cancelled() -> ChildrenEnding? {
         var cancel = children.values.compactMap(\.subscription)
         switch phase {
         case .subscribed(let upstream):
@@ -377,6 +375,6 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         buffer = []
         bufferHead = 0
         defer { resources = nil }
-        return Remains(resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: (released, resources as Any))
+        return ChildrenEnding(resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: (released, resources as Any))
     }
 }

@@ -82,13 +82,13 @@ where
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let remains = lock.withLockUnchecked { () -> StateMachine.Remains? in
+        let ending = lock.withLockUnchecked { () -> ChildrenEnding? in
             switch completion {
             case .finished: state.upstreamFinished()
             case .failure: state.upstreamFailed(completion)
             }
         }
-        if let remains { end(remains, with: completion) }
+        if let ending { end(ending, with: completion) }
     }
 
     // MARK: Children
@@ -117,13 +117,12 @@ where
             drain(adding: .none)
             return .none
         case .deliver(let resources, let unlimited):
-            let additional = typed(resources).downstream.receive(value)
-            if unlimited {
-                drain(adding: .none)
-                return .none
+            let answer = typed(resources).downstream.receive(value)
+            let additional = unlimited ? .none : answer
+            if !lock.withLockUnchecked({ state.letGoIfIdle(adding: additional) }) {
+                drain(adding: additional)
             }
-            drain(adding: additional)
-            return .max(1)
+            return unlimited ? .none : .max(1)
         }
     }
 
@@ -131,15 +130,15 @@ where
     func receiveChild(completion: Subscribers.Completion<Failure>, index: Int) {
         switch completion {
         case .finished:
-            let (askForMore, remains) = lock.withLockUnchecked { state.childFinished(index) }
-            if let remains {
-                end(remains, with: completion)
+            let (askForMore, ending) = lock.withLockUnchecked { state.childFinished(index) }
+            if let ending {
+                end(ending, with: completion)
             } else {
                 askForMore.request(.max(1))
             }
         case .failure:
-            if let remains = lock.withLockUnchecked({ state.childFailed(index, completion) }) {
-                end(remains, with: completion)
+            if let ending = lock.withLockUnchecked({ state.childFailed(index, completion) }) {
+                end(ending, with: completion)
             }
         }
     }
@@ -162,8 +161,8 @@ where
             case .deliver(let resources, let value, let next):
                 additional = typed(resources).downstream.receive(value)
                 child = next
-            case .complete(let remains, let completion):
-                end(remains, with: completion)
+            case .complete(let ending, let failure):
+                end(ending, with: failure.map { .failure($0 as! Failure) } ?? .finished)
                 return
             case .handOver(let waiter):
                 waiter.wake()
@@ -177,10 +176,9 @@ where
     /// Cancels what ending let go of, wakes the threads that waited, and sends `completion` if
     /// it falls to this call.
     @inlinable
-    func end(_ remains: StateMachine.Remains, with completion: Subscribers.Completion<Failure>) {
-        for subscription in remains.cancel { subscription.cancel() }
-        for waiter in remains.dismissed { waiter.wake() }
-        if let resources = remains.resources {
+    func end(_ ending: ChildrenEnding, with completion: Subscribers.Completion<Failure>) {
+        ending.cancelAndWake()
+        if let resources = ending.resources {
             typed(resources).downstream.receive(completion: completion)
         }
     }
@@ -199,9 +197,7 @@ where
 
     @inlinable
     func cancel() {
-        guard let remains = lock.withLockUnchecked({ state.cancelled() }) else { return }
-        for subscription in remains.cancel { subscription.cancel() }
-        for waiter in remains.dismissed { waiter.wake() }
+        lock.withLockUnchecked { state.cancelled() }?.cancelAndWake()
     }
 
     @usableFromInline

@@ -19,6 +19,53 @@
 /// and a value from another thread waits for the turn.
 ///
 /// `Resources` (the downstream) are held until terminated.
+/// A phase of a ``SwitchToLatestStateMachine``. Not generic (a failure is kept as `any Error`),
+/// so that the per-value path copies it without value-witness calls.
+@usableFromInline
+enum SwitchToLatestPhase {
+    /// The downstream has the subscription; the upstream's has not arrived.
+    case awaitingUpstream
+    /// The upstream may send more publishers.
+    case subscribed(upstream: any Subscription)
+    /// The upstream finished: waiting for the current child.
+    case upstreamFinished
+    /// A completion (`.finished` when `failure` is nil) is decided; the thread that holds the
+    /// delivery turn sends it.
+    case completing(failure: (any Error)?)
+    /// Completed or cancelled.
+    case terminated
+}
+
+/// The child publisher a ``SwitchToLatestStateMachine`` follows.
+@usableFromInline
+enum SwitchToLatestChild {
+    case none
+    /// Child `generation` is subscribed; its subscription has not arrived.
+    case awaitingSubscription(generation: Int)
+    case subscribed(generation: Int, any Subscription)
+
+    @inlinable
+    var subscription: SubscriptionStatus {
+        if case .subscribed(_, let subscription) = self { .subscribed(subscription) } else { .terminal }
+    }
+}
+
+/// What a child's value leads to in a ``SwitchToLatestStateMachine``.
+@usableFromInline
+enum SwitchToLatestValueStep {
+    /// Ignored or queued: return `.none`.
+    case none
+    /// No demand is outstanding: trap, as Combine does.
+    case withoutDemand
+    /// This thread holds the turn: deliver the value, drain, and return the downstream's
+    /// answer.
+    case deliver(AnyObject)
+    /// This thread holds the turn but the value was dropped: drain.
+    case drain
+    /// Another thread delivers: park, then report with `childValueAfterWait`.
+    case wait(TurnWaiter)
+}
+
 @usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
     @usableFromInline
@@ -27,37 +74,9 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     typealias Completion = Subscribers.Completion<Failure>
 
     @usableFromInline
-    enum Phase {
-        /// The downstream has the subscription; the upstream's has not arrived.
-        case awaitingUpstream
-        /// The upstream may send more publishers.
-        case subscribed(upstream: any Subscription)
-        /// The upstream finished: waiting for the current child.
-        case upstreamFinished
-        /// Decided; the thread that holds the delivery turn sends it.
-        case completing(Completion)
-        /// Completed or cancelled.
-        case terminated
-    }
-
-    /// The child publisher being followed.
+    var phase = SwitchToLatestPhase.awaitingUpstream
     @usableFromInline
-    enum Child {
-        case none
-        /// Child `generation` is subscribed; its subscription has not arrived.
-        case awaitingSubscription(generation: Int)
-        case subscribed(generation: Int, any Subscription)
-
-        @inlinable
-        var subscription: SubscriptionStatus {
-            if case .subscribed(_, let subscription) = self { .subscribed(subscription) } else { .terminal }
-        }
-    }
-
-    @usableFromInline
-    var phase = Phase.awaitingUpstream
-    @usableFromInline
-    var child = Child.none
+    var child = SwitchToLatestChild.none
     /// The generation of the newest child.
     @usableFromInline
     var generation = 0
@@ -88,48 +107,26 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         }
     }
 
-    /// What ending let go of, to be cancelled or released outside the lock.
-    @usableFromInline
-    struct Remains {
-        /// The downstream to send the completion to; nil when the delivering thread sends it.
-        @usableFromInline
-        let resources: Resources?
-        /// Subscriptions to cancel.
-        @usableFromInline
-        let cancel: [SubscriptionStatus]
-        /// Threads that waited to deliver, to be woken (without the turn).
-        @usableFromInline
-        let dismissed: ArraySlice<TurnWaiter>
-        /// Whatever else was held, released with this value.
-        @usableFromInline
-        let released: Any
-
-        @inlinable
-        init(resources: Resources?, cancel: [SubscriptionStatus], dismissed: ArraySlice<TurnWaiter>, released: Any) {
-            self.resources = resources
-            self.cancel = cancel
-            self.dismissed = dismissed
-            self.released = released
-        }
-    }
-
     /// Decides `completion` after cancelling `cancel`: sent at once when nobody is delivering,
     /// else left to the thread that is.
     @inlinable
-    mutating func conclude(_ completion: Completion, cancel: [SubscriptionStatus]) -> Remains {
+    mutating func conclude(_ completion: Completion, cancel: [SubscriptionStatus]) -> ChildrenEnding {
         let released: Any = (child, queue)
+        let cancel = cancel.compactMap(\.subscription)
         child = .none
-        if case .failure = completion {
+        var failure: (any Error)?
+        if case .failure(let error) = completion {
+            failure = error
             queue = []
             queueHead = 0
         }
         guard !turn.isHeld else {
-            phase = .completing(completion)
-            return Remains(resources: nil, cancel: cancel, dismissed: [], released: released)
+            phase = .completing(failure: failure)
+            return ChildrenEnding(resources: nil, cancel: cancel, released: released)
         }
         phase = .terminated
         defer { resources = nil }
-        return Remains(resources: resources, cancel: cancel, dismissed: [], released: released)
+        return ChildrenEnding(resources: resources, cancel: cancel, released: released)
     }
 
     // MARK: Upstream
@@ -159,7 +156,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
     /// The upstream finished: the completion to send, if no child is active or pending.
     @inlinable
-    mutating func upstreamFinished() -> Remains? {
+    mutating func upstreamFinished() -> ChildrenEnding? {
         switch phase {
         case .awaitingUpstream, .subscribed:
             guard case .none = child else {
@@ -175,7 +172,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// The upstream failed: the current child is cancelled (the upstream is not) and the
     /// failure sent.
     @inlinable
-    mutating func upstreamFailed(_ completion: Completion) -> Remains? {
+    mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
         case .awaitingUpstream, .subscribed:
             return conclude(completion, cancel: [child.subscription])
@@ -204,24 +201,9 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         }
     }
 
-    @usableFromInline
-    enum ValueStep {
-        /// Ignored or queued: return `.none`.
-        case none
-        /// No demand is outstanding: trap, as Combine does.
-        case withoutDemand
-        /// This thread holds the turn: deliver the value, drain, and return the downstream's
-        /// answer.
-        case deliver(Resources)
-        /// This thread holds the turn but the value was dropped: drain.
-        case drain
-        /// Another thread delivers: park, then report with ``childValueAfterWait(_:granted:)``.
-        case wait(TurnWaiter)
-    }
-
     /// Child `generation` sent `value` on `thread` (before its subscription too).
     @inlinable
-    mutating func childSentValue(_ value: Value, generation: Int, thread: Int) -> ValueStep {
+    mutating func childSentValue(_ value: Value, generation: Int, thread: Int) -> SwitchToLatestValueStep {
         guard isLive, isCurrent(generation) else { return .none }
         guard demand > 0 else { return .withoutDemand }
         if demand != .unlimited { demand -= 1 }
@@ -238,14 +220,14 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
     /// The value a waiting thread brought, now that it has the turn (`granted`) or was sent away.
     @inlinable
-    mutating func childValueAfterWait(_ value: Value, granted: Bool) -> ValueStep {
+    mutating func childValueAfterWait(_ value: Value, granted: Bool) -> SwitchToLatestValueStep {
         guard granted else { return .none }
         guard isLive else { return .drain }
         return deliver()
     }
 
     @inlinable
-    func deliver() -> ValueStep {
+    func deliver() -> SwitchToLatestValueStep {
         guard let resources else {
             preconditionFailure("SwitchToLatestStateMachine: internal inconsistency: live without resources")
         }
@@ -257,7 +239,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         /// Deliver a queued value; request what the downstream answers.
         case deliver(Resources, Value)
         /// Send the completion; the turn is let go.
-        case complete(Remains, Completion)
+        case complete(ChildrenEnding, failure: (any Error)?)
         /// The turn was handed to a waiting thread: wake it.
         case handOver(TurnWaiter)
         /// The turn was let go.
@@ -272,7 +254,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         case .terminated:
             turn.letGo()
             return .stop
-        case .completing(let completion):
+        case .completing(let failure):
             phase = .terminated
             let dismissed = turn.dismissAll()
             turn.letGo()
@@ -280,7 +262,8 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
             let released: Any = queue
             queue = []
             queueHead = 0
-            return .complete(Remains(resources: resources, cancel: [], dismissed: dismissed, released: released), completion)
+            return .complete(
+                ChildrenEnding(resources: resources, cancel: [], dismissed: dismissed, released: released), failure: failure)
         case .awaitingUpstream, .subscribed, .upstreamFinished:
             break
         }
@@ -298,12 +281,23 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         return .stop
     }
 
+    /// The common case of ``nextDelivery(adding:)``, without its generic result: adds
+    /// `additional` and lets go of the turn when nothing else is due. False (and nothing
+    /// changed) when the drain must run.
+    @inlinable
+    mutating func letGoIfIdle(adding additional: Subscribers.Demand) -> Bool {
+        guard isLive, queueHead == queue.count, !turn.hasWaiters else { return false }
+        demand += additional
+        turn.letGo()
+        return true
+    }
+
     @usableFromInline
     enum CompletionStep {
         case none
         /// The child completed before its subscription: trap, as Combine does.
         case beforeSubscription
-        case end(Remains)
+        case end(ChildrenEnding)
     }
 
     /// Child `generation` finished: the stream finishes if the upstream has, else waits for
@@ -352,7 +346,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
     /// The downstream cancelled: everything is let go and the subscriptions are cancelled.
     @inlinable
-    mutating func cancelled() -> Remains? {
+    mutating func cancelled() -> ChildrenEnding? {
         var upstream = SubscriptionStatus.terminal
         switch phase {
         case .subscribed(let subscription):
@@ -363,12 +357,12 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
             return nil
         }
         let released: Any = (child, queue, resources as Any)
-        let cancel = [upstream, child.subscription]
+        let cancel = [upstream, child.subscription].compactMap(\.subscription)
         phase = .terminated
         child = .none
         queue = []
         queueHead = 0
         resources = nil
-        return Remains(resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: released)
+        return ChildrenEnding(resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: released)
     }
 }

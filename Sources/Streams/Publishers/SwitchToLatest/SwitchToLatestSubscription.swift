@@ -73,13 +73,13 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let remains = lock.withLockUnchecked { () -> StateMachine.Remains? in
+        let ending = lock.withLockUnchecked { () -> ChildrenEnding? in
             switch completion {
             case .finished: state.upstreamFinished()
             case .failure: state.upstreamFailed(completion)
             }
         }
-        if let remains { end(remains, with: completion) }
+        if let ending { end(ending, with: completion) }
     }
 
     // MARK: Children
@@ -111,7 +111,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             return .none
         case .deliver(let resources):
             let additional = typed(resources).downstream.receive(value)
-            drain(adding: additional)
+            if !lock.withLockUnchecked({ state.letGoIfIdle(adding: additional) }) {
+                drain(adding: additional)
+            }
             return additional
         }
     }
@@ -129,8 +131,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             return
         case .beforeSubscription:
             preconditionFailure("switchToLatest: Unexpected completion (a child completed before its subscription)")
-        case .end(let remains):
-            end(remains, with: completion)
+        case .end(let ending):
+            end(ending, with: completion)
         }
     }
 
@@ -149,8 +151,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
                 let more = typed(resources).downstream.receive(value)
                 additional = .none
                 if more > 0 { forward(more) }
-            case .complete(let remains, let completion):
-                end(remains, with: completion)
+            case .complete(let ending, let failure):
+                end(ending, with: failure.map { .failure($0 as! Failure) } ?? .finished)
                 return
             case .handOver(let waiter):
                 waiter.wake()
@@ -164,10 +166,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// Cancels what ending let go of, wakes the threads that waited, and sends `completion` if
     /// it falls to this call.
     @inlinable
-    func end(_ remains: StateMachine.Remains, with completion: Subscribers.Completion<Failure>) {
-        for subscription in remains.cancel { subscription.cancel() }
-        for waiter in remains.dismissed { waiter.wake() }
-        if let resources = remains.resources {
+    func end(_ ending: ChildrenEnding, with completion: Subscribers.Completion<Failure>) {
+        ending.cancelAndWake()
+        if let resources = ending.resources {
             typed(resources).downstream.receive(completion: completion)
         }
     }
@@ -188,9 +189,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func cancel() {
-        guard let remains = lock.withLockUnchecked({ state.cancelled() }) else { return }
-        for subscription in remains.cancel { subscription.cancel() }
-        for waiter in remains.dismissed { waiter.wake() }
+        lock.withLockUnchecked { state.cancelled() }?.cancelAndWake()
     }
 
     @usableFromInline
