@@ -35,9 +35,10 @@ struct FlatMapEdgeTests {
         .subscribe(subscriber)
         #expect(subscriptionsWhenSubscribing == 1)
         #expect(upstream.subscriptions.map(\.requests) == [[.max(2)]])
-        // The upstream sees the downstream's subscription object itself.
-        let subscription = try #require(subscriber.subscription) as AnyObject
-        #expect((upstream.subscriber as? AnyObject) === subscription)
+        // The upstream sees the downstream's subscription object, by its combineIdentifier.
+        let subscription = try #require(subscriber.subscription)
+        let outer = try #require(upstream.subscriber as? any CustomCombineIdentifierConvertible)
+        #expect(outer.combineIdentifier == subscription.combineIdentifier)
     }
 
     @Test func describesItselfWithAnEmptyMirror() throws {
