@@ -311,7 +311,7 @@ struct FlatMapStateMachineTests {
         guard case .deliver = machine.childSentValue(7, from: 0, thread: 1) else { Issue.record("not delivered"); return }
         let remains = machine.childFailed(0, .failure(.oops))
         #expect(remains != nil && remains?.resources == nil)
-        guard case .completing(let failure?) = machine.phase, failure as? TestError == .oops else {
+        guard case .completing = machine.phase, machine.pendingFailure as? TestError == .oops else {
             Issue.record("\(machine.phase)")
             return
         }
