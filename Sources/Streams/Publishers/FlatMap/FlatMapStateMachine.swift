@@ -1,24 +1,3 @@
-/// The state of a ``FlatMapSubscription``: a value with no lock and no callouts. Each event
-/// method updates it and returns what the subscription must do once the lock is released.
-///
-/// Phases, and the events that move between them:
-/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
-///   `subscribed`; the upstream finishing → `upstreamFinished` (or completing, when nothing is left).
-/// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`.
-/// - `upstreamFinished`: waiting for the children and the buffer; the last of them → completing.
-/// - `completing`: a completion is decided while a thread is delivering to the downstream; that
-///   thread sends it once its delivery returns → `terminated`.
-/// - `terminated`: completed or cancelled; every event is ignored.
-///
-/// A failure (of the upstream or of a child) and `cancel` lead from every live phase to
-/// completing or terminated. Across phases the machine keeps the children (by index; a child
-/// whose subscription has not arrived is `awaitingSubscription`), the downstream's demand, the
-/// values no demand was left for, and whose turn it is to deliver (``DeliveryTurn``): the
-/// downstream is called by one thread at a time, a value arriving re-entrantly (from inside the
-/// downstream, or from inside a child's `request` made while holding the turn) is buffered, and
-/// a value from another thread waits for the turn.
-///
-/// `Resources` (the downstream and the transform) are held until terminated.
 /// A phase of a ``FlatMapStateMachine``.
 ///
 /// Its data is kept beside it in the machine (`upstream` while `subscribed`, `pendingFailure`
@@ -54,6 +33,27 @@ enum FlatMapValueStep {
     case wait(TurnWaiter)
 }
 
+/// The state of a ``FlatMapSubscription``: a value with no lock and no callouts. Each event
+/// method updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
+///   `subscribed`; the upstream finishing → `upstreamFinished` (or completing, when nothing is left).
+/// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`.
+/// - `upstreamFinished`: waiting for the children and the buffer; the last of them → completing.
+/// - `completing`: a completion is decided while a thread is delivering to the downstream; that
+///   thread sends it once its delivery returns → `terminated`.
+/// - `terminated`: completed or cancelled; every event is ignored.
+///
+/// A failure (of the upstream or of a child) and `cancel` lead from every live phase to
+/// completing or terminated. Across phases the machine keeps the children (by index; a child
+/// whose subscription has not arrived is `awaitingSubscription`), the downstream's demand, the
+/// values no demand was left for, and whose turn it is to deliver (``DeliveryTurn``): the
+/// downstream is called by one thread at a time, a value arriving re-entrantly (from inside the
+/// downstream, or from inside a child's `request` made while holding the turn) is buffered, and
+/// a value from another thread waits for the turn.
+///
+/// `Resources` (the downstream and the transform) are held until terminated.
 @usableFromInline
 struct FlatMapStateMachine<Value, Failure: Error> {
     @usableFromInline

@@ -1,24 +1,3 @@
-/// The state of a ``SwitchToLatestSubscription``: a value with no lock and no callouts. Each
-/// event method updates it and returns what the subscription must do once the lock is released.
-///
-/// Phases (of the outer stream), and the events that move between them:
-/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
-///   `subscribed`.
-/// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`, or
-///   completing when no child is active or pending.
-/// - `upstreamFinished`: waiting for the current child; it finishing → completing.
-/// - `completing`: a completion is decided while a thread is delivering to the downstream; that
-///   thread sends it once its delivery returns → `terminated`.
-/// - `terminated`: completed or cancelled; every event is ignored.
-///
-/// A failure (of the upstream or the current child) and `cancel` lead from every live phase to
-/// completing or terminated. Beside the phase the machine keeps the current child (numbered by
-/// generation, so that an older child's events are recognised and ignored), the downstream's
-/// demand, and whose turn it is to deliver (``DeliveryTurn``): the downstream is called by one
-/// thread at a time, a value arriving re-entrantly from inside it is queued and delivered next,
-/// and a value from another thread waits for the turn.
-///
-/// `Resources` (the downstream) are held until terminated.
 /// A phase of a ``SwitchToLatestStateMachine``. Not generic (a failure is kept as `any Error`),
 /// so that the per-value path copies it without value-witness calls.
 @usableFromInline
@@ -66,6 +45,27 @@ enum SwitchToLatestValueStep {
     case wait(TurnWaiter)
 }
 
+/// The state of a ``SwitchToLatestSubscription``: a value with no lock and no callouts. Each
+/// event method updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases (of the outer stream), and the events that move between them:
+/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
+///   `subscribed`.
+/// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`, or
+///   completing when no child is active or pending.
+/// - `upstreamFinished`: waiting for the current child; it finishing → completing.
+/// - `completing`: a completion is decided while a thread is delivering to the downstream; that
+///   thread sends it once its delivery returns → `terminated`.
+/// - `terminated`: completed or cancelled; every event is ignored.
+///
+/// A failure (of the upstream or the current child) and `cancel` lead from every live phase to
+/// completing or terminated. Beside the phase the machine keeps the current child (numbered by
+/// generation, so that an older child's events are recognised and ignored), the downstream's
+/// demand, and whose turn it is to deliver (``DeliveryTurn``): the downstream is called by one
+/// thread at a time, a value arriving re-entrantly from inside it is queued and delivered next,
+/// and a value from another thread waits for the turn.
+///
+/// `Resources` (the downstream) are held until terminated.
 @usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
     @usableFromInline
