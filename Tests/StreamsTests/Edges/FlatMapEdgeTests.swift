@@ -281,19 +281,19 @@ struct FlatMapStateMachineTests {
     @Test func movesThroughItsPhases() {
         var machine = Machine(maxPublishers: .max(1), resources: Tracked())
         guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let result1 = machine.upstreamSubscribed(RecordingSubscription())
-        #expect(result1)
-        let result2 = machine.upstreamSubscribed(RecordingSubscription())
-        #expect(!result2)
+        let accepted = machine.upstreamSubscribed(RecordingSubscription())
+        #expect(accepted)
+        let acceptedAgain = machine.upstreamSubscribed(RecordingSubscription())
+        #expect(!acceptedAgain)
         guard case .subscribed = machine.phase else { Issue.record("\(machine.phase)"); return }
         let child = machine.upstreamSentValue()?.child
         #expect(child == 0)
-        let result3 = machine.childSubscribed(0, RecordingSubscription())
-        #expect(result3 == .max(1))
-        let result4 = machine.childSubscribed(0, RecordingSubscription())
-        #expect(result4 == nil)
-        let result5 = machine.upstreamFinished()
-        #expect(result5 == nil)
+        let childDemand = machine.childSubscribed(0, RecordingSubscription())
+        #expect(childDemand == .max(1))
+        let secondChildDemand = machine.childSubscribed(0, RecordingSubscription())
+        #expect(secondChildDemand == nil)
+        let finishing = machine.upstreamFinished()
+        #expect(finishing == nil)
         guard case .upstreamFinished = machine.phase else { Issue.record("\(machine.phase)"); return }
         let (askForMore, remains) = machine.childFinished(0)
         #expect(askForMore.subscription == nil)

@@ -230,15 +230,15 @@ struct SwitchToLatestStateMachineTests {
     @Test func movesThroughItsPhases() {
         var machine = Machine(resources: Tracked())
         guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let result1 = machine.upstreamSubscribed(RecordingSubscription())
-        #expect(result1)
+        let accepted = machine.upstreamSubscribed(RecordingSubscription())
+        #expect(accepted)
         guard case .subscribed = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let result2 = machine.upstreamSentChild()
-        #expect(result2?.generation == 1)
-        let result3 = machine.childSubscribed(1, RecordingSubscription())
-        #expect(result3 == Subscribers.Demand.none)
-        let result4 = machine.upstreamFinished()
-        #expect(result4 == nil)
+        let firstChild = machine.upstreamSentChild()
+        #expect(firstChild?.generation == 1)
+        let childDemand = machine.childSubscribed(1, RecordingSubscription())
+        #expect(childDemand == Subscribers.Demand.none)
+        let finishing = machine.upstreamFinished()
+        #expect(finishing == nil)
         guard case .upstreamFinished = machine.phase else { Issue.record("\(machine.phase)"); return }
         guard case .end(let remains) = machine.childFinished(1) else { Issue.record("not ended"); return }
         #expect(remains.resources != nil)
@@ -252,8 +252,8 @@ struct SwitchToLatestStateMachineTests {
         _ = machine.upstreamSentChild()
         let previous = RecordingSubscription()
         _ = machine.childSubscribed(1, previous)
-        let result5 = machine.upstreamSentChild()
-        #expect((result5?.previous.subscription as? RecordingSubscription) === previous)
+        let secondChild = machine.upstreamSentChild()
+        #expect((secondChild?.previous.subscription as? RecordingSubscription) === previous)
         guard case .none = machine.childSentValue(1, generation: 1, thread: 1) else { Issue.record("delivered"); return }
         guard case .none = machine.childFailed(1, .failure(.oops)) else { Issue.record("failed"); return }
         #expect(machine.isLive)
@@ -266,8 +266,8 @@ struct SwitchToLatestStateMachineTests {
         _ = machine.childSubscribed(1, RecordingSubscription())
         _ = machine.requested(.max(1))
         guard case .deliver = machine.childSentValue(1, generation: 1, thread: 1) else { Issue.record("not delivered"); return }
-        let result6 = machine.upstreamFailed(.failure(.other))
-        #expect(result6?.resources == nil)
+        let failing = machine.upstreamFailed(.failure(.other))
+        #expect(failing?.resources == nil)
         guard case .complete(let remains, let failure?) = machine.nextDelivery(adding: .none), failure as? TestError == .other
         else {
             Issue.record("no completion")
