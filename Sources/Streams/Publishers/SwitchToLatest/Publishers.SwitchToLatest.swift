@@ -89,7 +89,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = SwitchToLatestSubscription<P, S>(downstream: subscriber)
             subscriber.receive(subscription: subscription)
-            upstream.receive(subscriber: SwitchToLatestSubscription.OuterLink(parent: subscription))
+            upstream.receive(subscriber: subscription)
         }
     }
 }

@@ -1,53 +1,62 @@
-/// The subscription behind `switchToLatest`.
+/// The subscription behind `switchToLatest`, and the subscriber its upstream sees (one object,
+/// as in Combine).
 ///
-/// It asks the upstream for unlimited publishers. A new inner publisher cancels the current one
-/// first, then is subscribed and asked for the downstream's outstanding demand; each inner has a
-/// generation number, so a cancelled inner's late events are ignored.
+/// It is handed downstream first, then subscribes to the upstream and asks it for unlimited
+/// publishers. A new child publisher cancels the current one first, then is subscribed and
+/// asked for the downstream's outstanding demand. A child's value is delivered and the
+/// downstream's answer returned to the child; a value no demand was requested for traps, as in
+/// Combine.
+///
+/// The state lives in a ``SwitchToLatestStateMachine`` behind one lock; the returned actions
+/// (calls to the upstream, the children and the downstream) run outside it. The downstream is
+/// called by one thread at a time (a ``DeliveryTurn``).
 @usableFromInline
-final class SwitchToLatestSubscription<Inner: Publisher, Downstream: Subscriber>: Subscription,
+final class SwitchToLatestSubscription<Child: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
+where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline
-    @exclusivity(unchecked)
-    var outlet: Outlet<Downstream>!
+    typealias Input = Child
+    @usableFromInline
+    typealias Failure = Child.Failure
+    @usableFromInline
+    typealias StateMachine = SwitchToLatestStateMachine<Downstream.Input, Failure>
+
+    /// What the machine holds until it terminates.
+    @usableFromInline
+    final class Resources {
+        @usableFromInline
+        let downstream: Downstream
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+    }
+
     @usableFromInline
     let lock = Lock()
-
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var outer = SubscriptionStatus.awaitingSubscription
-    @usableFromInline
-    @exclusivity(unchecked)
-    var outerFinished = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var current: (any Subscription)?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var innerActive = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var terminated = false
+    var state: StateMachine
 
     @inlinable
     init(downstream: Downstream) {
-        outlet = Outlet(downstream: downstream, onDemand: { [unowned self] in self.forward($0) })
+        state = StateMachine(resources: Resources(downstream: downstream))
     }
 
-    // MARK: Outer
+    /// The machine's resources, which are always this subscription's.
+    @inlinable
+    @inline(__always)
+    func typed(_ resources: AnyObject) -> Resources {
+        unsafeDowncast(resources, to: Resources.self)
+    }
+
+    // MARK: Upstream
 
     @inlinable
-    func receiveOuter(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard !terminated, case .awaitingSubscription = outer else { return false }
-            outer = .subscribed(subscription)
-            return true
-        }
-        if accepted {
+    func receive(subscription: any Subscription) {
+        if lock.withLockUnchecked({ state.upstreamSubscribed(subscription) }) {
             subscription.request(.unlimited)
         } else {
             subscription.cancel()
@@ -55,120 +64,132 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func receiveOuter(_ inner: Inner) {
-        let switched = lock.withLockUnchecked { () -> (Int, (any Subscription)?)? in
-            guard !terminated else { return nil }
-            generation += 1
-            innerActive = true
-            defer { current = nil }
-            return (generation, current)
-        }
-        guard let (generation, previous) = switched else { return }
-        previous?.cancel()
-        inner.receive(subscriber: InnerLink(parent: self, generation: generation))
+    func receive(_ input: Child) -> Subscribers.Demand {
+        guard let (generation, previous) = lock.withLockUnchecked({ state.upstreamSentChild() }) else { return .none }
+        previous.cancel()
+        input.receive(subscriber: ChildLink(parent: self, generation: generation))
+        return .none
     }
 
     @inlinable
-    func receiveOuter(completion: Subscribers.Completion<Downstream.Failure>) {
-        switch completion {
-        case .finished:
-            let done = lock.withLockUnchecked { () -> Bool in
-                guard !terminated else { return false }
-                outerFinished = true
-                outer = .terminal
-                terminated = !innerActive
-                return terminated
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let ending = lock.withLockUnchecked { () -> ChildrenEnding? in
+            switch completion {
+            case .finished: state.upstreamFinished()
+            case .failure: state.upstreamFailed(completion)
             }
-            if done { outlet.complete(.finished) }
-        case .failure:
-            fail(completion)
         }
+        if let ending { end(ending, with: completion) }
     }
 
-    // MARK: Inner
+    // MARK: Children
 
     @inlinable
-    func receiveInner(subscription: any Subscription, generation: Int) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard !terminated, generation == self.generation, current == nil else { return false }
-            current = subscription
-            return true
-        }
-        guard accepted else {
+    func receiveChild(subscription: any Subscription, generation: Int) {
+        guard let demand = lock.withLockUnchecked({ state.childSubscribed(generation, subscription) }) else {
             subscription.cancel()
             return
         }
-        let demand = outlet.unclaimedDemand
         if demand > 0 { subscription.request(demand) }
     }
 
     @inlinable
-    func receiveInner(_ value: Inner.Output, generation: Int) {
-        guard lock.withLockUnchecked({ !terminated && generation == self.generation }) else { return }
-        outlet.send(value)
-    }
-
-    @inlinable
-    func receiveInner(completion: Subscribers.Completion<Downstream.Failure>, generation: Int) {
-        switch completion {
-        case .finished:
-            let done = lock.withLockUnchecked { () -> Bool in
-                guard !terminated, generation == self.generation else { return false }
-                innerActive = false
-                current = nil
-                terminated = outerFinished
-                return terminated
+    func receiveChild(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
+        let thread = ThreadIdentity.current
+        var step = lock.withLockUnchecked { state.childSentValue(value, generation: generation, thread: thread) }
+        if case .wait(let waiter) = step {
+            waiter.park()
+            step = lock.withLockUnchecked { state.childValueAfterWait(value, granted: waiter.granted) }
+        }
+        switch step {
+        case .none, .wait:
+            return .none
+        case .withoutDemand:
+            preconditionFailure("switchToLatest received a value without demand")
+        case .drain:
+            drain(adding: .none)
+            return .none
+        case .deliver(let resources):
+            let additional = typed(resources).downstream.receive(value)
+            if !lock.withLockUnchecked({ state.letGoIfIdle(adding: additional) }) {
+                drain(adding: additional)
             }
-            if done { outlet.complete(.finished) }
-        case .failure:
-            guard lock.withLockUnchecked({ generation == self.generation }) else { return }
-            fail(completion)
+            return additional
         }
     }
 
-    // MARK: Ending
-
-    /// Cancels the outer and the current inner subscription and fails the downstream.
     @inlinable
-    func fail(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let subscriptions = terminate() else { return }
-        for subscription in subscriptions { subscription.cancel() }
-        outlet.complete(completion)
-    }
-
-    /// Marks the subscription terminated and hands out the live subscriptions, or nil if it
-    /// already was.
-    @inlinable
-    func terminate() -> [any Subscription]? {
-        lock.withLockUnchecked { () -> [any Subscription]? in
-            guard !terminated else { return nil }
-            terminated = true
-            defer {
-                current = nil
-                outer = .terminal
+    func receiveChild(completion: Subscribers.Completion<Failure>, generation: Int) {
+        let step = lock.withLockUnchecked { () -> StateMachine.CompletionStep in
+            switch completion {
+            case .finished: state.childFinished(generation)
+            case .failure: state.childFailed(generation, completion)
             }
-            return [current, outer.subscription].compactMap { $0 }
+        }
+        switch step {
+        case .none:
+            return
+        case .beforeSubscription:
+            preconditionFailure("switchToLatest: Unexpected completion (a child completed before its subscription)")
+        case .end(let ending):
+            end(ending, with: completion)
         }
     }
+
+    // MARK: Delivery
+
+    /// Delivers the values queued behind the delivery just made, then sends a completion that
+    /// is due, then passes the turn on; runs only while holding the turn. `additional` is the
+    /// demand the downstream returned for the value just delivered (returned to its child).
+    @inlinable
+    func drain(adding additional: Subscribers.Demand) {
+        var additional = additional
+        while true {
+            switch lock.withLockUnchecked({ state.nextDelivery(adding: additional) }) {
+            case .deliver(let resources, let value):
+                // Nobody to return it to: ask the current child for it.
+                let more = typed(resources).downstream.receive(value)
+                additional = .none
+                if more > 0 { forward(more) }
+            case .complete(let ending, let failure):
+                end(ending, with: failure.map { .failure($0 as! Failure) } ?? .finished)
+                return
+            case .handOver(let waiter):
+                waiter.wake()
+                return
+            case .stop:
+                return
+            }
+        }
+    }
+
+    /// Cancels what ending let go of, wakes the threads that waited, and sends `completion` if
+    /// it falls to this call.
+    @inlinable
+    func end(_ ending: ChildrenEnding, with completion: Subscribers.Completion<Failure>) {
+        ending.cancelAndWake()
+        if let resources = ending.resources {
+            typed(resources).downstream.receive(completion: completion)
+        }
+    }
+
+    /// Adds `demand` and asks the current child for it.
+    @inlinable
+    func forward(_ demand: Subscribers.Demand) {
+        lock.withLockUnchecked { state.requested(demand) }.request(demand)
+    }
+
+    // MARK: Subscription
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        outlet.request(demand)
         forward(demand)
-    }
-
-    /// Asks the current inner publisher for `demand` more.
-    @inlinable
-    func forward(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { terminated ? nil : current }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let subscriptions = terminate()
-        outlet.cancel()
-        for subscription in subscriptions ?? [] { subscription.cancel() }
+        lock.withLockUnchecked { state.cancelled() }?.cancelAndWake()
     }
 
     @usableFromInline
@@ -180,50 +201,9 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
     @usableFromInline
     var playgroundDescription: Any { description }
 
-    /// Subscribes to the upstream on behalf of the parent.
+    /// Subscribes to one child publisher on behalf of the parent.
     @usableFromInline
-    struct OuterLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: SwitchToLatestSubscription
-
-        /// The parent's: as in Combine, the upstream sees the one inner object.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: SwitchToLatestSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveOuter(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Inner) -> Subscribers.Demand {
-            parent.receiveOuter(input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Inner.Failure>) {
-            parent.receiveOuter(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { "SwitchToLatest" }
-
-        @usableFromInline
-        var customMirror: Mirror { parent.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-
-    /// Subscribes to one inner publisher on behalf of the parent.
-    @usableFromInline
-    struct InnerLink: Subscriber, CustomStringConvertible {
+    struct ChildLink: Subscriber, CustomStringConvertible {
         @usableFromInline
         let parent: SwitchToLatestSubscription
         @usableFromInline
@@ -239,18 +219,17 @@ where Inner.Output == Downstream.Input, Inner.Failure == Downstream.Failure {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            parent.receiveInner(subscription: subscription, generation: generation)
+            parent.receiveChild(subscription: subscription, generation: generation)
         }
 
         @inlinable
-        func receive(_ input: Inner.Output) -> Subscribers.Demand {
-            parent.receiveInner(input, generation: generation)
-            return .none
+        func receive(_ input: Child.Output) -> Subscribers.Demand {
+            parent.receiveChild(input, generation: generation)
         }
 
         @inlinable
-        func receive(completion: Subscribers.Completion<Inner.Failure>) {
-            parent.receiveInner(completion: completion, generation: generation)
+        func receive(completion: Subscribers.Completion<Child.Failure>) {
+            parent.receiveChild(completion: completion, generation: generation)
         }
 
         @usableFromInline
