@@ -1,5 +1,5 @@
 /// The downstream end of an operator that merges events from several upstreams (`merge`,
-/// `flatMap`, `switchToLatest`, `combineLatest`, `zip`).
+/// `combineLatest`, `zip`).
 ///
 /// Deliveries are serial without a recursive lock, through a ``DeliveryTurn``: the call that
 /// finds nobody delivering takes the turn, delivers, and drains the buffer before it lets go. A
@@ -10,10 +10,9 @@
 /// upstreams' own demand bounds. A `.finished` waits behind buffered values; a failure discards
 /// them and goes next. No lock is held while the downstream runs.
 ///
-/// `onDelivered` is told the source of each delivered value (`flatMap` asks that inner for one
-/// more); `onDemand` is told the demand the downstream returns from `receive(_:)`, so that the
-/// operator can ask its upstreams for it. Both run outside the lock; they capture their
-/// operator `unowned`, since the operator owns the outlet.
+/// `onDemand` is told the demand the downstream returns from `receive(_:)`, so that the operator
+/// can ask its upstreams for it. It runs outside the lock and captures its operator `unowned`,
+/// since the operator owns the outlet.
 @usableFromInline
 final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
@@ -22,8 +21,6 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
     let lock = Lock()
 
-    @usableFromInline
-    let onDelivered: ((Int) -> Void)?
     @usableFromInline
     let onDemand: ((Subscribers.Demand) -> Void)?
 
@@ -39,7 +36,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     var turn = DeliveryTurn()
     @usableFromInline
     @exclusivity(unchecked)
-    var buffer: [(value: Input, source: Int)] = []
+    var buffer: [Input] = []
     @usableFromInline
     @exclusivity(unchecked)
     var bufferHead = 0
@@ -50,11 +47,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     init(
         downstream: Downstream,
-        onDelivered: ((Int) -> Void)? = nil,
         onDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
         self.downstream = downstream
-        self.onDelivered = onDelivered
         self.onDemand = onDemand
     }
 
@@ -75,7 +70,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// there is demand, or waits while another thread delivers. With `dropWithoutDemand`, a
     /// value that no demand is left for is dropped instead.
     @inlinable
-    func send(_ value: Input, from source: Int = 0, dropWithoutDemand: Bool = false) {
+    func send(_ value: Input, dropWithoutDemand: Bool = false) {
         // The same steps as `send(making:)`, spelled out: through a closure they cost flatMap
         // about 50 more instructions per value.
         let thread = ThreadIdentity.current
@@ -83,9 +78,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             guard isOpen else { return .done }
             switch turn.claim(for: thread) {
             case .granted:
-                return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                return admit(value, dropWithoutDemand: dropWithoutDemand)
             case .reentrant:
-                enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                enqueue(value, dropWithoutDemand: dropWithoutDemand)
                 return .done
             case .wait(let waiter):
                 return .wait(waiter)
@@ -96,13 +91,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             step = lock.withLockUnchecked {
                 guard waiter.granted else { return .done }
                 guard isOpen else { return .drain }
-                return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                return admit(value, dropWithoutDemand: dropWithoutDemand)
             }
         }
-        finishSend(step, from: source)
+        finishSend(step)
     }
 
-    /// Like ``send(_:from:dropWithoutDemand:)`` for a value that must be made in the same
+    /// Like ``send(_:dropWithoutDemand:)`` for a value that must be made in the same
     /// serial step as its delivery (`combineLatest`'s and `zip`'s tuples): `make` runs once this
     /// thread holds the turn (or re-entrantly, inside the delivery it is making), so that values
     /// are delivered in the order they were made. A nil from `make` sends nothing. `make` runs
@@ -116,7 +111,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func send(
-        from source: Int = 0, dropWithoutDemand: Bool = false, returningDemand: Bool = false,
+        dropWithoutDemand: Bool = false, returningDemand: Bool = false,
         making make: () -> Input?
     ) -> Subscribers.Demand? {
         let thread = ThreadIdentity.current
@@ -125,9 +120,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             switch turn.claim(for: thread) {
             case .granted:
                 guard let value = make() else { return .drain }
-                return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                return admit(value, dropWithoutDemand: dropWithoutDemand)
             case .reentrant:
-                if let value = make() { enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand) }
+                if let value = make() { enqueue(value, dropWithoutDemand: dropWithoutDemand) }
                 return .done
             case .wait(let waiter):
                 return .wait(waiter)
@@ -138,15 +133,15 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             step = lock.withLockUnchecked {
                 guard waiter.granted else { return .done }
                 guard isOpen, let value = make() else { return .drain }
-                return admit(value, from: source, dropWithoutDemand: dropWithoutDemand)
+                return admit(value, dropWithoutDemand: dropWithoutDemand)
             }
         }
         guard returningDemand, case let .deliver(downstream, value) = step else {
-            finishSend(step, from: source)
+            finishSend(step)
             return nil
         }
         let demand = downstream.receive(value)
-        drain(adding: demand, delivered: source, reporting: false)
+        drain(adding: demand, reporting: false)
         return demand
     }
 
@@ -163,14 +158,14 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         case wait(TurnWaiter)
     }
 
-    /// Carries out `step` for a value from `source`.
+    /// Carries out `step` for a value.
     @inlinable
-    func finishSend(_ step: SendStep, from source: Int) {
+    func finishSend(_ step: SendStep) {
         switch step {
         case let .deliver(downstream, value):
-            drain(adding: downstream.receive(value), delivered: source)
+            drain(adding: downstream.receive(value))
         case .drain:
-            drain(adding: .none, delivered: nil)
+            drain(adding: .none)
         case .done, .wait:
             return
         }
@@ -180,9 +175,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// nothing is buffered before it and there is demand, else buffered (or dropped); call with
     /// the lock held.
     @inlinable
-    func admit(_ value: Input, from source: Int, dropWithoutDemand: Bool) -> SendStep {
+    func admit(_ value: Input, dropWithoutDemand: Bool) -> SendStep {
         if bufferedCount > 0 || demand == .none {
-            enqueue(value, from: source, dropWithoutDemand: dropWithoutDemand)
+            enqueue(value, dropWithoutDemand: dropWithoutDemand)
             return .drain
         }
         demand -= 1
@@ -192,9 +187,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// Buffers `value`, or drops it when asked to and no demand is left for it; call with the
     /// lock held.
     @inlinable
-    func enqueue(_ value: Input, from source: Int, dropWithoutDemand: Bool) {
+    func enqueue(_ value: Input, dropWithoutDemand: Bool) {
         if !dropWithoutDemand || demand > bufferedCount {
-            buffer.append((value, source))
+            buffer.append(value)
         }
     }
 
@@ -229,7 +224,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             return true
         }
         if mustDrain {
-            drain(adding: .none, delivered: nil)
+            drain(adding: .none)
         }
     }
 
@@ -256,16 +251,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Delivers what the buffer and demand allow, then the pending completion if it is due,
     /// then hands the turn to the next waiting thread or lets it go; runs only while holding
-    /// the turn. `additional` is the demand the downstream returned for the value from `source`
-    /// it was just given, if any; `reporting` false keeps it from `onDemand` (the caller has
-    /// taken it).
+    /// the turn. `additional` is the demand the downstream returned for the value it was just
+    /// given, if any; `reporting` false keeps it from `onDemand` (the caller has taken it).
     @inlinable
-    func drain(adding additional: Subscribers.Demand, delivered source: Int?, reporting: Bool = true) {
+    func drain(adding additional: Subscribers.Demand, reporting: Bool = true) {
         var additional = additional
-        var delivered = source
         var reporting = reporting
         while true {
-            if let source = delivered { onDelivered?(source) }
             if additional > 0, reporting { onDemand?(additional) }
             reporting = true
             let step = lock.withLockUnchecked { () -> DrainStep in
@@ -282,7 +274,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
                         buffer.removeAll(keepingCapacity: true)
                         bufferHead = 0
                     }
-                    return .deliver(downstream, next.value, next.source)
+                    return .deliver(downstream, next)
                 }
                 if let completion = pendingCompletion, bufferedCount == 0 {
                     let released = takeAll()
@@ -295,9 +287,8 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
                 return .stop
             }
             switch step {
-            case let .deliver(downstream, value, source):
+            case let .deliver(downstream, value):
                 additional = downstream.receive(value)
-                delivered = source
             case let .complete(downstream, completion, _, dismissed):
                 for waiter in dismissed { waiter.wake() }
                 downstream.receive(completion: completion)
@@ -314,7 +305,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// One step of `drain`, decided under the lock and carried out outside it.
     @usableFromInline
     enum DrainStep {
-        case deliver(Downstream, Input, Int)
+        case deliver(Downstream, Input)
         case complete(Downstream, Subscribers.Completion<Downstream.Failure>, Any, ArraySlice<TurnWaiter>)
         case handOver(TurnWaiter)
         case stop

@@ -131,9 +131,11 @@ struct FlatMapEdgeTests {
 
     @Test func aRequestFromInsideTheDownstreamOnlyAddsDemand() {
         var subscription: (any Subscription)?
-        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(1), onValue: { _ in
-            subscription?.request(.unlimited)
-        })
+        let subscriber = TestSubscriber<Int, TestError>(
+            initialDemand: .max(1),
+            onValue: { _ in
+                subscription?.request(.unlimited)
+            })
         let rig = Rig(subscriber: subscriber)
         subscription = subscriber.subscription
         let child = rig.child()

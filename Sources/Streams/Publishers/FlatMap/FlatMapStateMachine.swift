@@ -382,6 +382,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         buffer = []
         bufferHead = 0
         defer { resources = nil }
-        return ChildrenEnding(resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: (released, resources as Any))
+        return ChildrenEnding(
+            resources: nil, cancel: cancel, dismissed: turn.dismissAll(), released: (released, resources as Any))
     }
 }
