@@ -111,7 +111,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         }
     }
 
-    // MARK: Recovery
+    // MARK: Recovery (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {

@@ -76,7 +76,7 @@ where
         }
     }
 
-    // MARK: Suffix
+    // MARK: Suffix (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {

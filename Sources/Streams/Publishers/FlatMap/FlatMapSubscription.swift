@@ -61,7 +61,7 @@ where
         unsafeDowncast(resources, to: Resources.self)
     }
 
-    // MARK: Upstream
+    // MARK: Upstream (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {

@@ -65,7 +65,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         perform(lock.withLockUnchecked { machine.upstreamCompleted() }, completion)
     }
 
-    // MARK: Trigger
+    // MARK: Trigger (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
