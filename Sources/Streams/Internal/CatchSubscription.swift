@@ -2,12 +2,13 @@
 /// the upstream fails, subscribes to the recovery publisher the handler makes from the error.
 ///
 /// It is the upstream's subscriber and the downstream's one subscription for the whole stream;
-/// the recovery's subscriber (``RecoveryLink``) reports its description, mirror and
+/// the recovery's subscriber (a ``SideSubscriber``) reports its description, mirror and
 /// `combineIdentifier`. Its state is a ``CatchStateMachine`` behind one lock; the handler, the
 /// downstream and the subscriptions are called outside it.
 @usableFromInline
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input {
     /// Makes the recovery publisher from the upstream's error, or says which error to fail with.
     @usableFromInline
@@ -93,7 +94,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             }
             switch typed(core).recover(error) {
             case .success(let publisher):
-                publisher.receive(subscriber: RecoveryLink(parent: self))
+                publisher.receive(subscriber: SideSubscriber(parent: self))
             case .failure(let thrown):
                 perform(lock.withLockUnchecked { machine.handlerThrew() }, .failure(thrown))
             }
@@ -110,10 +111,10 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         }
     }
 
-    // MARK: Recovery
+    // MARK: Recovery (through a SideSubscriber)
 
     @inlinable
-    func receiveRecovery(subscription: any Subscription) {
+    func receiveSide(subscription: any Subscription) {
         switch lock.withLockUnchecked({ machine.recoverySubscribed(subscription) }) {
         case .request(let demand): subscription.request(demand)
         case .cancel: subscription.cancel()
@@ -122,13 +123,13 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     }
 
     @inlinable
-    func receiveRecovery(_ input: Downstream.Input) -> Subscribers.Demand {
+    func receiveSide(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let core = lock.withLockUnchecked({ machine.recoveryValue() }) else { return .none }
         return typed(core).downstream.receive(input)
     }
 
     @inlinable
-    func receiveRecovery(completion: Subscribers.Completion<NewPublisher.Failure>) {
+    func receiveSide(completion: Subscribers.Completion<NewPublisher.Failure>) {
         guard case .complete(let resources) = lock.withLockUnchecked({ machine.recoveryCompleted() }) else { return }
         let core = typed(resources)
         core.downstream.receive(completion: completion.mapError(core.mapRecoveryFailure))
@@ -161,44 +162,4 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to the recovery publisher on behalf of the parent.
-    @usableFromInline
-    struct RecoveryLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: CatchSubscription
-
-        /// The parent's: as in Combine, both sides report the one inner.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: CatchSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveRecovery(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            parent.receiveRecovery(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            parent.receiveRecovery(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { parent.name }
-
-        @usableFromInline
-        var customMirror: Mirror { parent.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

@@ -2,12 +2,13 @@
 /// the prefix finishes, the suffix's.
 ///
 /// It is the prefix's subscriber and the downstream's one subscription for the whole stream;
-/// the suffix's subscriber (``SuffixLink``) reports its description and `combineIdentifier`.
+/// the suffix's subscriber (a ``SideSubscriber``) reports its description and `combineIdentifier`.
 /// Its state is a ``ConcatenateStateMachine`` behind one lock; the downstream and the
 /// subscriptions are called outside it.
 @usableFromInline
 final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 where
     Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
     Suffix.Failure == Downstream.Failure
@@ -69,16 +70,16 @@ where
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let failed = if case .failure = completion { true } else { false }
         switch lock.withLockUnchecked({ machine.prefixCompleted(failed: failed) }) {
-        case .subscribeSuffix(let core): core.suffix.receive(subscriber: SuffixLink(parent: self))
+        case .subscribeSuffix(let core): core.suffix.receive(subscriber: SideSubscriber(parent: self))
         case .complete(let core): core.downstream.receive(completion: completion)
         case .none: return
         }
     }
 
-    // MARK: Suffix
+    // MARK: Suffix (through a SideSubscriber)
 
     @inlinable
-    func receiveSuffix(subscription: any Subscription) {
+    func receiveSide(subscription: any Subscription) {
         switch lock.withLockUnchecked({ machine.suffixSubscribed(subscription) }) {
         case .request(let demand): if demand > 0 { subscription.request(demand) }
         case .cancel: subscription.cancel()
@@ -87,13 +88,13 @@ where
     }
 
     @inlinable
-    func receiveSuffix(_ input: Downstream.Input) -> Subscribers.Demand {
+    func receiveSide(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let core = lock.withLockUnchecked({ machine.suffixValue() }) else { return .none }
         return core.downstream.receive(input)
     }
 
     @inlinable
-    func receiveSuffix(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receiveSide(completion: Subscribers.Completion<Downstream.Failure>) {
         guard case .complete(let core) = lock.withLockUnchecked({ machine.suffixCompleted() }) else { return }
         core.downstream.receive(completion: completion)
     }
@@ -120,44 +121,4 @@ where
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to the suffix on behalf of the parent.
-    @usableFromInline
-    struct SuffixLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: ConcatenateSubscription
-
-        /// The parent's: as in Combine, both sides report the one inner.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: ConcatenateSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveSuffix(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-            parent.receiveSuffix(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            parent.receiveSuffix(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { parent.description }
-
-        @usableFromInline
-        var customMirror: Mirror { parent.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

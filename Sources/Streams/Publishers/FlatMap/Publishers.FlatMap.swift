@@ -100,7 +100,7 @@ extension Publishers {
             let subscription = FlatMapSubscription<Upstream, NewPublisher, S>(
                 downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscriber.receive(subscription: subscription)
-            upstream.receive(subscriber: FlatMapSubscription.OuterLink(parent: subscription))
+            upstream.receive(subscriber: SideSubscriber(parent: subscription))
         }
     }
 }

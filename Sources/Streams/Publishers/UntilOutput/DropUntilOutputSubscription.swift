@@ -2,7 +2,7 @@
 /// trigger sends one, then passes them on.
 ///
 /// It is the upstream's subscriber and the downstream's subscription; the trigger's subscriber
-/// (``TriggerLink``) reports its description and `combineIdentifier`. As in Combine, the
+/// (a ``SideSubscriber``) reports its description and `combineIdentifier`. As in Combine, the
 /// downstream gets the subscription first, then the trigger is subscribed, then the upstream.
 /// Its state is a ``DropUntilOutputStateMachine`` behind one lock; the downstream and the
 /// subscriptions are called outside it. Values are delivered only once the trigger has fired,
@@ -10,7 +10,8 @@
 /// downstream at the same time.
 @usableFromInline
 final class DropUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Trigger.Failure == Downstream.Failure {
     @usableFromInline
     let lock = Lock()
@@ -28,7 +29,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func start(upstream: Upstream, trigger: Trigger, downstream: Downstream) {
         downstream.receive(subscription: self)
-        trigger.receive(subscriber: TriggerLink(parent: self))
+        trigger.receive(subscriber: SideSubscriber(parent: self))
         upstream.receive(subscriber: self)
     }
 
@@ -64,10 +65,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         perform(lock.withLockUnchecked { machine.upstreamCompleted() }, completion)
     }
 
-    // MARK: Trigger
+    // MARK: Trigger (through a SideSubscriber)
 
     @inlinable
-    func receiveTrigger(subscription: any Subscription) {
+    func receiveSide(subscription: any Subscription) {
         if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
             subscription.request(.max(1))
         } else {
@@ -76,12 +77,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receiveTrigger() {
+    func receiveSide(_ input: Trigger.Output) -> Subscribers.Demand {
         lock.withLockUnchecked { machine.triggerValue() }.cancel()
+        return .none
     }
 
     @inlinable
-    func receiveTrigger(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receiveSide(completion: Subscribers.Completion<Downstream.Failure>) {
         perform(lock.withLockUnchecked { machine.triggerCompleted() }, completion)
     }
 
@@ -119,43 +121,4 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to the trigger on behalf of the parent.
-    @usableFromInline
-    struct TriggerLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: DropUntilOutputSubscription
-
-        /// The parent's: as in Combine, both sides report the one inner.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: DropUntilOutputSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) { parent.receiveTrigger(subscription: subscription) }
-
-        @inlinable
-        func receive(_ input: Trigger.Output) -> Subscribers.Demand {
-            parent.receiveTrigger()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-            parent.receiveTrigger(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { parent.description }
-
-        @usableFromInline
-        var customMirror: Mirror { parent.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

@@ -2,13 +2,13 @@
 /// the trigger sends one, then cancels both and finishes.
 ///
 /// It is the upstream's subscriber and the downstream's subscription; the trigger's subscriber
-/// (``TriggerLink``) shares its `combineIdentifier`. As in Combine, neither conforms to
+/// (a ``SideSubscriber``) shares its `combineIdentifier`. As in Combine, neither conforms to
 /// `CustomStringConvertible`, `CustomReflectable` or `CustomPlaygroundDisplayConvertible`. Its
 /// state is a ``PrefixUntilOutputStateMachine`` behind one lock; the downstream and the
 /// subscriptions are called outside it, one delivery at a time.
 @usableFromInline
 final class PrefixUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, @unchecked Sendable
+    Subscription, SideSubscriberParent, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias Machine = PrefixUntilOutputStateMachine<Box<Downstream>, Downstream.Failure>
@@ -28,7 +28,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Subscribes to the trigger, then to the upstream.
     @inlinable
     func start(upstream: Upstream, trigger: Trigger) {
-        trigger.receive(subscriber: TriggerLink(parent: self))
+        trigger.receive(subscriber: SideSubscriber(parent: self))
         upstream.receive(subscriber: self)
     }
 
@@ -79,10 +79,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         perform(lock.withLockUnchecked { machine.upstreamCompleted(completion, thread: thread) }, completion)
     }
 
-    // MARK: Trigger
+    // MARK: Trigger (through a SideSubscriber)
 
     @inlinable
-    func receiveTrigger(subscription: any Subscription) {
+    func receiveSide(subscription: any Subscription) {
         if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
             subscription.request(.max(1))
         } else {
@@ -91,13 +91,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receiveTrigger() {
+    func receiveSide(_ input: Trigger.Output) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         perform(lock.withLockUnchecked { machine.triggerValue(thread: thread) }, .finished)
+        return .none
     }
 
     @inlinable
-    func receiveTriggerCompletion() {
+    func receiveSide(completion: Subscribers.Completion<Trigger.Failure>) {
         lock.withLockUnchecked { machine.triggerCompleted() }
     }
 
@@ -159,33 +160,5 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         let (upstream, trigger, _) = lock.withLockUnchecked { machine.cancel() }
         upstream.cancel()
         trigger.cancel()
-    }
-
-    /// Subscribes to the trigger on behalf of the parent.
-    @usableFromInline
-    struct TriggerLink: Subscriber {
-        @usableFromInline
-        let parent: PrefixUntilOutputSubscription
-
-        /// The parent's: as in Combine, both sides report the one inner.
-        @inlinable
-        var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
-
-        @inlinable
-        init(parent: PrefixUntilOutputSubscription) {
-            self.parent = parent
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) { parent.receiveTrigger(subscription: subscription) }
-
-        @inlinable
-        func receive(_ input: Trigger.Output) -> Subscribers.Demand {
-            parent.receiveTrigger()
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Trigger.Failure>) { parent.receiveTriggerCompletion() }
     }
 }
