@@ -97,7 +97,13 @@ extension Publishers {
         /// ```
         @inlinable
         public func connect() -> any Cancellable {
-            upstream.subscribe(WeakSubject(subject))
+            _ = subject  // makes the subject, and with it the link, if they were not made yet
+            let link = lock.withLockUnchecked { machine.link }!
+            return upstream.subscribe(link)
+        }
+
+        deinit {
+            machine.link?.multicastWentAway()
         }
     }
 }

@@ -100,6 +100,48 @@ struct MulticastEdgeTests {
         connection?.cancel()
     }
 
+    @Test func aSubjectKeptBySubscribersStillReceivesOnceTheMulticastHasGone() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        var connection: (any Cancellable)?
+        do {
+            let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+            multicast.subscribe(subscriber)
+            connection = multicast.connect()
+        }
+        upstream.send(1)
+        #expect(subscriber.values == [1])
+        subscriber.cancel()
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        connection?.cancel()
+    }
+
+    @Test func theMulticastGoingAwayDuringADeliveryLetsTheSubjectGoAfterIt() {
+        final class Holder: @unchecked Sendable {
+            var multicast: Publishers.Multicast<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>>?
+        }
+        let made = WeakReference<PassthroughSubject<Int, Never>>()
+        let upstream = PassthroughSubject<Int, Never>()
+        let holder = Holder()
+        holder.multicast = upstream.multicast { () -> PassthroughSubject<Int, Never> in
+            let subject = PassthroughSubject<Int, Never>()
+            made.object = subject
+            return subject
+        }
+        let subscriber = TestSubscriber<Int, Never>(onValue: { _ in holder.multicast = nil })
+        holder.multicast?.subscribe(subscriber)
+        let connection = holder.multicast?.connect()
+        upstream.send(1)  // the multicast goes away inside this delivery
+        #expect(subscriber.values == [1])
+        #expect(made.object != nil)  // the subscriber's subscription still keeps the subject
+        subscriber.cancel()
+        #expect(made.object == nil)
+        upstream.send(2)
+        #expect(subscriber.values == [1])
+        connection?.cancel()
+    }
+
     @Test func aSubscriptionArrivingAfterTheSubjectWentIsCancelled() throws {
         let upstream = HeldPublisher()
         var connection: (any Cancellable)?

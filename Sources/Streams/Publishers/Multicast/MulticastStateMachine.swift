@@ -2,13 +2,14 @@
 /// lock and no callouts; `createSubject` runs outside the lock, between ``subject()`` and
 /// ``keep(_:)``.
 ///
-/// Phases: `unmade` → (`keep`) → `made(subject)`, for good.
+/// Phases: `unmade` → (`keep`) → `made(subject, link)`, for good. `link` is what every
+/// connection feeds (see ``WeakSubject``).
 @usableFromInline
 struct MulticastStateMachine<SubjectType: Subject> {
     @usableFromInline
     enum Phase {
         case unmade
-        case made(SubjectType)
+        case made(SubjectType, link: WeakSubject<SubjectType>)
     }
 
     @usableFromInline
@@ -20,7 +21,14 @@ struct MulticastStateMachine<SubjectType: Subject> {
     /// The subject, or `nil` when it must be made.
     @inlinable
     func subject() -> SubjectType? {
-        if case .made(let subject) = phase { return subject }
+        if case .made(let subject, _) = phase { return subject }
+        return nil
+    }
+
+    /// What the connections feed, once the subject is made.
+    @inlinable
+    var link: WeakSubject<SubjectType>? {
+        if case .made(_, let link) = phase { return link }
         return nil
     }
 
@@ -28,8 +36,8 @@ struct MulticastStateMachine<SubjectType: Subject> {
     /// kept.
     @inlinable
     mutating func keep(_ made: SubjectType) -> SubjectType {
-        if case .made(let subject) = phase { return subject }
-        phase = .made(made)
+        if case .made(let subject, _) = phase { return subject }
+        phase = .made(made, link: WeakSubject(made))
         return made
     }
 }

@@ -1,6 +1,14 @@
-/// Stands for a subject without keeping it alive: what a multicast's connection feeds, so that
-/// releasing the multicast (and with it the subject) while connected lets the subject go.
-/// Once the subject is gone, values and completions go nowhere and a subscription is cancelled.
+/// What a multicast's connections feed: it stands for the multicast's subject without keeping it
+/// alive once the multicast has gone, as in Combine, where releasing a connected multicast (and
+/// so its subject) lets the subject go. After that, values and completions reach the subject
+/// only while something else keeps it, and a subscription arriving once it is gone is cancelled.
+///
+/// While the multicast lives the subject is held strongly, so that a value costs no weak load
+/// (a weak reference would also move every retain and release of the subject to its slow path):
+/// a value passes a ``DeliveryGate`` and calls the subject directly. When the multicast goes
+/// away it closes the gate and the reference is made weak, by the multicast's deinit or, when a
+/// value is being delivered at that moment, by that delivery as it leaves. Values that find the
+/// gate closed (or another value inside it) read the reference under the lock.
 @usableFromInline
 final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     @usableFromInline
@@ -9,16 +17,62 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     typealias Failure = Wrapped.Failure
 
     @usableFromInline
-    weak var subject: Wrapped?
+    let gate = DeliveryGate()
+    @usableFromInline
+    let lock = Lock()
+    /// The subject while the multicast lives: read without the lock only inside the gate, and
+    /// written (once, to nil) under the lock by whoever makes the reference weak, when no value
+    /// is inside the gate.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var strong: Wrapped?
+    /// The subject once the multicast has gone; guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    weak var weak: Wrapped?
 
     @inlinable
     init(_ subject: Wrapped) {
-        self.subject = subject
+        strong = subject
+    }
+
+    /// The subject, if it is still there, read under the lock.
+    @inlinable
+    var subject: Wrapped? {
+        lock.withLockUnchecked { strong ?? weak }
+    }
+
+    /// The multicast has gone: from now on the subject is held weakly.
+    @usableFromInline
+    func multicastWentAway() {
+        if gate.close() != .delivering {
+            makeWeak()
+        }
+    }
+
+    /// Moves the subject from the strong reference to the weak one; the strong reference is
+    /// released outside the lock.
+    @usableFromInline
+    func makeWeak() {
+        let released = lock.withLockUnchecked { () -> Wrapped? in
+            guard let strong else { return nil }
+            weak = strong
+            self.strong = nil
+            return strong
+        }
+        withExtendedLifetime(released) {}
     }
 
     @inlinable
     func send(_ value: Output) {
-        subject?.send(value)
+        guard gate.enter() else {
+            subject?.send(value)
+            return
+        }
+        strong?.send(value)
+        if !gate.leave() {
+            makeWeak()
+        }
     }
 
     @inlinable
