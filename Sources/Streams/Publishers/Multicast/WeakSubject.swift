@@ -26,6 +26,9 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     @usableFromInline
     @exclusivity(unchecked)
     var strong: Wrapped?
+    /// The same subject, called inside the gate without a retain: `strong` keeps it alive there.
+    @usableFromInline
+    let unretained: Unmanaged<Wrapped>
     /// The subject once the multicast has gone; guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -34,6 +37,7 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     @inlinable
     init(_ subject: Wrapped) {
         strong = subject
+        unretained = .passUnretained(subject)
     }
 
     /// The subject, if it is still there, read under the lock.
@@ -69,7 +73,7 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
             subject?.send(value)
             return
         }
-        strong?.send(value)
+        unretained._withUnsafeGuaranteedRef { $0.send(value) }
         if !gate.leave() {
             makeWeak()
         }
