@@ -23,10 +23,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var result: Result<Output, Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var waiting: [FutureConduitBase<Output, Failure>] = []
+    var state = FutureStateMachine<Output, Failure>()
 
     /// Makes a future and runs `attemptToFulfill` at once with its promise.
     ///
@@ -41,12 +38,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Records the first result and hands it to every waiting subscriber.
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
-        let waiting = lock.withLockUnchecked { () -> [FutureConduitBase<Output, Failure>] in
-            guard self.result == nil else { return [] }
-            self.result = result
-            defer { self.waiting = [] }
-            return self.waiting
-        }
+        guard let waiting = lock.withLockUnchecked({ state.fulfill(result) }) else { return }
         for conduit in waiting {
             conduit.fulfill(result)
         }
@@ -57,11 +49,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: self)
-        let result = lock.withLockUnchecked { () -> Result<Output, Failure>? in
-            if let result = self.result { return result }
-            waiting.append(conduit)
-            return nil
-        }
+        let result = lock.withLockUnchecked { state.subscribe(conduit) }
         conduit.start()
         if let result {
             conduit.fulfill(result)
@@ -71,9 +59,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Forgets a cancelled subscriber.
     @inlinable
     func remove(_ conduit: FutureConduitBase<Output, Failure>) {
-        lock.withLockUnchecked {
-            waiting.removeAll { $0 === conduit }
-        }
+        lock.withLockUnchecked { state.remove(conduit) }
     }
 }
 
@@ -105,80 +91,49 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var parent: Future<Output, Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var result: Result<Output, Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDemand = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var started = false
+    var state: FutureConduitStateMachine<Downstream>
 
     @inlinable
     init(downstream: Downstream, parent: Future<Output, Failure>) {
-        self.downstream = downstream
-        self.parent = parent
+        state = FutureConduitStateMachine(downstream: downstream, parent: parent)
     }
 
     /// Hands over the subscription, then delivers a result that arrived meanwhile.
     @inlinable
     func start() {
-        guard let downstream = lock.withLockUnchecked({ downstream }) else { return }
+        guard let downstream = lock.withLockUnchecked({ state.subscriber }) else { return }
         downstream.receive(subscription: self)
-        deliverIfReady { started = true }
+        deliver(lock.withLockUnchecked { state.handedOver() })
     }
 
     @inlinable
     override func fulfill(_ result: Result<Output, Failure>) {
-        deliverIfReady { self.result = result }
+        deliver(lock.withLockUnchecked { state.fulfill(result) })
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        deliverIfReady { hasDemand = true }
+        deliver(lock.withLockUnchecked { state.request() })
     }
 
-    /// Applies `change` under the lock, then delivers the result if it can go now: after
-    /// `start()`, and for a success only once there is demand.
+    /// Sends the result, if the machine said it can go now, to the downstream.
     @inlinable
-    func deliverIfReady(after change: () -> Void) {
-        let ready = lock.withLockUnchecked { () -> (Downstream, Result<Output, Failure>, Any)? in
-            change()
-            guard started, let downstream, let result else { return nil }
-            if case .success = result, !hasDemand { return nil }
-            defer {
-                self.downstream = nil
-                self.parent = nil
-                hasDemand = false
-            }
-            return (downstream, result, parent as Any)
-        }
-        guard let (downstream, result, _) = ready else { return }
-        switch result {
+    func deliver(_ delivery: FutureConduitStateMachine<Downstream>.Delivery?) {
+        guard let delivery else { return }
+        switch delivery.result {
         case .success(let value):
-            _ = downstream.receive(value)
-            downstream.receive(completion: .finished)
+            _ = delivery.downstream.receive(value)
+            delivery.downstream.receive(completion: .finished)
         case .failure(let error):
-            downstream.receive(completion: .failure(error))
+            delivery.downstream.receive(completion: .failure(error))
         }
     }
 
     @inlinable
     func cancel() {
-        let taken = lock.withLockUnchecked { () -> (Downstream?, Future<Output, Failure>?) in
-            defer {
-                downstream = nil
-                parent = nil
-            }
-            return (downstream, parent)
-        }
-        taken.1?.remove(self)
+        // The downstream is released here, outside the lock.
+        lock.withLockUnchecked { state.cancel() }?.parent.remove(self)
     }
 
     @usableFromInline
@@ -190,8 +145,8 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
             Mirror(
                 self,
                 children: [
-                    "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": hasDemand,
-                    "subject": parent as Any,
+                    "parent": state.parent as Any, "downstream": state.downstream as Any,
+                    "hasAnyDemand": state.hasAnyDemand, "subject": state.parent as Any,
                 ])
         }
     }

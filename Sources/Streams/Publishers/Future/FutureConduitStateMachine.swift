@@ -1,0 +1,187 @@
+/// The state of one subscriber's subscription to a ``Future``: a value with no lock and no
+/// callouts. Each event method updates it and returns what the subscription must do once its
+/// lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `subscribing`: the downstream is being handed the subscription; a result and a request may
+///   arrive meanwhile and are kept. Handed over → `delivering` (a failure, or a success with
+///   demand), `awaitingDemand` (a success without demand) or `awaitingResult` (no result yet).
+/// - `awaitingResult`: a request is noted; a failure, or a success with demand → `terminated`
+///   with the result to deliver; a success without demand → `awaitingDemand`.
+/// - `awaitingDemand`: a request → `terminated` with the value to deliver.
+/// - `terminated`: delivered or cancelled; the downstream and the future have been let go.
+///
+/// `cancel` leads from every phase to `terminated`. As in Combine, `hasAnyDemand` (shown by the
+/// subscription's mirror) is kept by a cancellation, cleared by a delivery, and set by any later
+/// request.
+@usableFromInline
+struct FutureConduitStateMachine<Downstream: Subscriber> {
+    @usableFromInline
+    typealias Output = Downstream.Input
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    enum Phase {
+        /// The downstream is receiving the subscription; `result` and `demanded` record what
+        /// arrived meanwhile.
+        case subscribing(
+            downstream: Downstream, parent: Future<Output, Failure>, result: Result<Output, Failure>?, demanded: Bool)
+        /// Subscribed; the future has not been fulfilled yet.
+        case awaitingResult(downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool)
+        /// Subscribed; the future succeeded with `value`, which waits for a request.
+        case awaitingDemand(downstream: Downstream, parent: Future<Output, Failure>, value: Output)
+        /// Delivered or cancelled.
+        case terminated(demanded: Bool)
+    }
+
+    /// The result to deliver outside the lock, with the future, let go of only once it is
+    /// delivered.
+    @usableFromInline
+    struct Delivery {
+        @usableFromInline
+        let downstream: Downstream
+        @usableFromInline
+        let result: Result<Output, Failure>
+        @usableFromInline
+        let parent: Future<Output, Failure>
+
+        @inlinable
+        init(downstream: Downstream, result: Result<Output, Failure>, parent: Future<Output, Failure>) {
+            self.downstream = downstream
+            self.result = result
+            self.parent = parent
+        }
+    }
+
+    @usableFromInline
+    var phase: Phase
+
+    @inlinable
+    init(downstream: Downstream, parent: Future<Output, Failure>) {
+        phase = .subscribing(downstream: downstream, parent: parent, result: nil, demanded: false)
+    }
+
+    /// The downstream to hand the subscription to, or `nil` once terminated.
+    @inlinable
+    var subscriber: Downstream? {
+        switch phase {
+        case .subscribing(let downstream, _, _, _): downstream
+        case .awaitingResult, .awaitingDemand:
+            preconditionFailure("FutureConduitStateMachine internal inconsistency: subscribed twice")
+        case .terminated: nil
+        }
+    }
+
+    /// The downstream has received the subscription.
+    @inlinable
+    mutating func handedOver() -> Delivery? {
+        switch phase {
+        case .subscribing(let downstream, let parent, let result, let demanded):
+            phase = .awaitingResult(downstream: downstream, parent: parent, demanded: demanded)
+            guard let result else { return nil }
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+        case .awaitingResult, .awaitingDemand:
+            preconditionFailure("FutureConduitStateMachine internal inconsistency: handed over twice")
+        case .terminated:
+            return nil
+        }
+    }
+
+    /// The future was fulfilled with `result`.
+    @inlinable
+    mutating func fulfill(_ result: Result<Output, Failure>) -> Delivery? {
+        switch phase {
+        case .subscribing(let downstream, let parent, nil, let demanded):
+            phase = .subscribing(downstream: downstream, parent: parent, result: result, demanded: demanded)
+            return nil
+        case .awaitingResult(let downstream, let parent, let demanded):
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+        case .subscribing, .awaitingDemand:
+            preconditionFailure("FutureConduitStateMachine internal inconsistency: fulfilled twice")
+        case .terminated:
+            return nil
+        }
+    }
+
+    /// The downstream asked for a value (the demand is not zero: the subscription checks that).
+    @inlinable
+    mutating func request() -> Delivery? {
+        switch phase {
+        case .subscribing(let downstream, let parent, let result, _):
+            phase = .subscribing(downstream: downstream, parent: parent, result: result, demanded: true)
+            return nil
+        case .awaitingResult(let downstream, let parent, _):
+            phase = .awaitingResult(downstream: downstream, parent: parent, demanded: true)
+            return nil
+        case .awaitingDemand(let downstream, let parent, let value):
+            phase = .terminated(demanded: false)
+            return Delivery(downstream: downstream, result: .success(value), parent: parent)
+        case .terminated:
+            phase = .terminated(demanded: true)
+            return nil
+        }
+    }
+
+    /// The downstream cancelled: returns the downstream and the future, to be let go outside the
+    /// lock (the future forgets this subscription), unless they have already been let go.
+    @inlinable
+    mutating func cancel() -> (downstream: Downstream, parent: Future<Output, Failure>)? {
+        switch phase {
+        case .subscribing(let downstream, let parent, _, let demanded),
+            .awaitingResult(let downstream, let parent, let demanded):
+            phase = .terminated(demanded: demanded)
+            return (downstream, parent)
+        case .awaitingDemand(let downstream, let parent, _):
+            phase = .terminated(demanded: false)
+            return (downstream, parent)
+        case .terminated:
+            return nil
+        }
+    }
+
+    /// Once subscribed with `result`: delivers a failure, or a success with demand; otherwise
+    /// keeps the value until a request.
+    @inlinable
+    mutating func resolve(
+        _ result: Result<Output, Failure>, downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool
+    ) -> Delivery? {
+        if case .success(let value) = result, !demanded {
+            phase = .awaitingDemand(downstream: downstream, parent: parent, value: value)
+            return nil
+        }
+        phase = .terminated(demanded: false)
+        return Delivery(downstream: downstream, result: result, parent: parent)
+    }
+
+    /// The future, for the mirror; `nil` once terminated.
+    @inlinable
+    var parent: Future<Output, Failure>? {
+        switch phase {
+        case .subscribing(_, let parent, _, _), .awaitingResult(_, let parent, _), .awaitingDemand(_, let parent, _):
+            parent
+        case .terminated: nil
+        }
+    }
+
+    /// The downstream, for the mirror; `nil` once terminated.
+    @inlinable
+    var downstream: Downstream? {
+        switch phase {
+        case .subscribing(let downstream, _, _, _), .awaitingResult(let downstream, _, _),
+            .awaitingDemand(let downstream, _, _):
+            downstream
+        case .terminated: nil
+        }
+    }
+
+    /// Whether a request is pending, for the mirror.
+    @inlinable
+    var hasAnyDemand: Bool {
+        switch phase {
+        case .subscribing(_, _, _, let demanded), .awaitingResult(_, _, let demanded), .terminated(let demanded):
+            demanded
+        case .awaitingDemand: false
+        }
+    }
+}

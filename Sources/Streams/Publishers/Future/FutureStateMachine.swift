@@ -1,0 +1,59 @@
+/// The state of a ``Future``: a value with no lock and no callouts. Each event method updates it
+/// and returns what the future must do once its lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `pending(waiting)`: a subscriber arrives → it joins `waiting`; one is cancelled → it leaves
+///   `waiting`; the promise is called → `resolved`, and every waiting subscriber gets the result.
+/// - `resolved(result)`: a subscriber arrives → it gets `result` at once; later promise calls and
+///   cancellations change nothing.
+@usableFromInline
+struct FutureStateMachine<Output, Failure: Error> {
+    @usableFromInline
+    typealias Conduit = FutureConduitBase<Output, Failure>
+
+    @usableFromInline
+    enum Phase {
+        /// The promise has not been called; `waiting` are the subscribers attached meanwhile.
+        case pending(waiting: [Conduit])
+        /// The promise has been called; `result` is what every subscriber gets.
+        case resolved(Result<Output, Failure>)
+    }
+
+    @usableFromInline
+    var phase = Phase.pending(waiting: [])
+
+    @inlinable
+    init() {}
+
+    /// The promise was called with `result`: returns the subscribers to hand it to, or `nil` when
+    /// an earlier call already won.
+    @inlinable
+    mutating func fulfill(_ result: Result<Output, Failure>) -> [Conduit]? {
+        guard case .pending(let waiting) = phase else { return nil }
+        phase = .resolved(result)
+        return waiting
+    }
+
+    /// `conduit` subscribed: returns the result to hand it at once, or `nil` when it must wait.
+    @inlinable
+    mutating func subscribe(_ conduit: Conduit) -> Result<Output, Failure>? {
+        switch phase {
+        case .pending(var waiting):
+            phase = .pending(waiting: [])  // Lets go of the array so that appending does not copy it.
+            waiting.append(conduit)
+            phase = .pending(waiting: waiting)
+            return nil
+        case .resolved(let result):
+            return result
+        }
+    }
+
+    /// `conduit` was cancelled: it no longer waits for the result.
+    @inlinable
+    mutating func remove(_ conduit: Conduit) {
+        guard case .pending(var waiting) = phase else { return }
+        phase = .pending(waiting: [])
+        waiting.removeAll { $0 === conduit }
+        phase = .pending(waiting: waiting)
+    }
+}

@@ -1,0 +1,143 @@
+@testable import Streams
+import StreamsTesting
+import Testing
+
+/// The future's two state machines on their own: the publisher's (pending, resolved) and one
+/// subscription's (subscribing, awaiting a result, awaiting demand, terminated).
+@Suite struct FutureStateMachineTests {
+    typealias Downstream = TestSubscriber<Int, TestError>
+    typealias Conduit = FutureConduitStateMachine<Downstream>
+
+    let future = Future<Int, TestError> { _ in }
+
+    func conduit() -> FutureConduit<Downstream> {
+        FutureConduit(downstream: Downstream(initialDemand: nil), parent: future)
+    }
+
+    func phaseName(_ machine: Conduit) -> String {
+        switch machine.phase {
+        case .subscribing(_, _, let result, let demanded):
+            "subscribing" + (result == nil ? "" : ", result") + (demanded ? ", demanded" : "")
+        case .awaitingResult(_, _, let demanded): "awaitingResult" + (demanded ? ", demanded" : "")
+        case .awaitingDemand(_, _, let value): "awaitingDemand \(value)"
+        case .terminated(let demanded): "terminated" + (demanded ? ", demanded" : "")
+        }
+    }
+
+    /// A conduit machine whose subscription has been handed over.
+    func subscribed() -> Conduit {
+        var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: future)
+        #expect(machine.subscriber != nil)
+        #expect(machine.handedOver() == nil)
+        return machine
+    }
+
+    // MARK: The publisher
+
+    @Test func pendingCollectsSubscribersAndTheFirstResultWins() {
+        var machine = FutureStateMachine<Int, TestError>()
+        let first = conduit()
+        let second = conduit()
+        #expect(machine.subscribe(first) == nil)
+        #expect(machine.subscribe(second) == nil)
+        machine.remove(first)
+        let waiting = machine.fulfill(.success(1))
+        #expect(waiting?.count == 1)
+        #expect(waiting?.first === second)
+        #expect(machine.fulfill(.success(2)) == nil)
+        guard case .resolved(.success(1)) = machine.phase else {
+            Issue.record("not resolved with the first result")
+            return
+        }
+    }
+
+    @Test func aResolvedFutureHandsItsResultToLateSubscribers() {
+        var machine = FutureStateMachine<Int, TestError>()
+        _ = machine.fulfill(.failure(TestError.oops))
+        #expect(machine.subscribe(conduit()) == .failure(TestError.oops))
+        machine.remove(conduit())
+        #expect(machine.subscribe(conduit()) == .failure(TestError.oops))
+    }
+
+    // MARK: One subscription
+
+    @Test func aSuccessWaitsForDemandThenGoesOnce() {
+        var machine = subscribed()
+        #expect(phaseName(machine) == "awaitingResult")
+        #expect(machine.fulfill(.success(5)) == nil)
+        #expect(phaseName(machine) == "awaitingDemand 5")
+        #expect(!machine.hasAnyDemand)
+        let delivery = machine.request()
+        #expect(delivery?.result == .success(5))
+        #expect(delivery?.parent === future)
+        #expect(phaseName(machine) == "terminated")
+        #expect(machine.parent == nil)
+        #expect(machine.downstream == nil)
+        #expect(!machine.hasAnyDemand)
+        #expect(machine.request() == nil)
+        #expect(machine.cancel() == nil)
+    }
+
+    @Test func demandFirstThenTheSuccessGoesAtOnce() {
+        var machine = subscribed()
+        #expect(machine.request() == nil)
+        #expect(machine.hasAnyDemand)
+        #expect(machine.parent === future)
+        #expect(machine.fulfill(.success(5))?.result == .success(5))
+        #expect(phaseName(machine) == "terminated")
+    }
+
+    @Test func aFailureGoesWithoutDemand() {
+        var machine = subscribed()
+        #expect(machine.fulfill(.failure(TestError.other))?.result == .failure(TestError.other))
+        #expect(phaseName(machine) == "terminated")
+    }
+
+    @Test func whatArrivesWhileSubscribingWaitsForTheHandOver() {
+        var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: future)
+        #expect(machine.fulfill(.success(3)) == nil)
+        #expect(machine.request() == nil)
+        #expect(phaseName(machine) == "subscribing, result, demanded")
+        #expect(machine.handedOver()?.result == .success(3))
+        #expect(phaseName(machine) == "terminated")
+
+        var withoutDemand = Conduit(downstream: Downstream(initialDemand: nil), parent: future)
+        #expect(withoutDemand.fulfill(.success(3)) == nil)
+        #expect(withoutDemand.handedOver() == nil)
+        #expect(phaseName(withoutDemand) == "awaitingDemand 3")
+    }
+
+    @Test func cancelLetsGoAndKeepsTheDemandFlag() {
+        var machine = subscribed()
+        _ = machine.request()
+        let remains = machine.cancel()
+        #expect(remains?.parent === future)
+        #expect(phaseName(machine) == "terminated, demanded")
+        #expect(machine.parent == nil)
+        #expect(machine.downstream == nil)
+        #expect(machine.fulfill(.success(1)) == nil)
+        #expect(machine.cancel() == nil)
+
+        var beforeHandOver = Conduit(downstream: Downstream(initialDemand: nil), parent: future)
+        #expect(beforeHandOver.cancel() != nil)
+        #expect(beforeHandOver.subscriber == nil)
+        #expect(beforeHandOver.handedOver() == nil)
+    }
+
+    @Test func aSecondResultIsAnInternalInconsistency() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: Future { _ in })
+            _ = machine.handedOver()
+            _ = machine.fulfill(.success(1))
+            _ = machine.fulfill(.success(2))
+        }
+    }
+
+    @Test func aSecondHandOverIsAnInternalInconsistency() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: Future { _ in })
+            _ = machine.handedOver()
+            _ = machine.handedOver()
+        }
+    }
+}
