@@ -12,7 +12,7 @@ let streams: [String: (Int) -> Int] = [
     "W3": StreamsWorkloads.Workloads.subjectChain, "W4": StreamsWorkloads.Workloads.flatMapJust,
     "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
     "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
-    "W10": StreamsWorkloads.Workloads.combineLatestThree,
+    "W9": StreamsWorkloads.Workloads.debounceVirtualTime, "W10": StreamsWorkloads.Workloads.combineLatestThree,
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1g": OpenCombineWorkloads.Workloads.sequenceMapGeneric,
@@ -26,6 +26,6 @@ let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
-    fatalError("usage: profile streams|opencombine W1g|W2g|W3|W4|W5|W6|W7|W8|W10 (Streams only) count")
+    fatalError("usage: profile streams|opencombine W1g|W2g|W3|W4|W5|W6|W7|W8|W9|W10 (W9 and W10: Streams only) count")
 }
 if run(count) == Int.min { print("") }
