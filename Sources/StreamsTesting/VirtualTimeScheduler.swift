@@ -23,20 +23,55 @@ import Streams
 /// ```
 public final class VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
+    // The members below are inlinable so that the operators using the scheduler in a test run
+    // code specialised for its time type: unspecialised, every job copied in or out of the list
+    // goes through type metadata and temporary allocations.
+
     /// A piece of scheduled work.
-    private struct Job {
+    @usableFromInline
+    struct Job {
+        @usableFromInline
         let id: Int
+        @usableFromInline
         var date: SchedulerTimeType
+        @usableFromInline
         var sequence: Int
+        @usableFromInline
         let interval: SchedulerTimeType.Stride?
+        @usableFromInline
         let action: () -> Void
+
+        @inlinable
+        init(id: Int, date: SchedulerTimeType, sequence: Int, interval: SchedulerTimeType.Stride?, action: @escaping () -> Void) {
+            self.id = id
+            self.date = date
+            self.sequence = sequence
+            self.interval = interval
+            self.action = action
+        }
+
+        /// Whether this job runs before `other`: earlier, or at the same time and scheduled first.
+        @inlinable
+        func precedes(_ other: Job) -> Bool {
+            (date, sequence) < (other.date, other.sequence)
+        }
     }
 
-    private let lock = Lock()
-    private var clock: SchedulerTimeType
-    private var jobs: [Job] = []
-    private var nextSequence = 0
-    private var nextID = 0
+    @usableFromInline
+    let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var clock: SchedulerTimeType
+    @usableFromInline
+    @exclusivity(unchecked)
+    var jobs: [Job] = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextSequence = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var nextID = 0
 
     /// Makes a scheduler whose clock starts at `now`.
     ///
@@ -54,6 +89,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// scheduler.advance(by: .seconds(1))
     /// #expect(scheduler.now == start.advanced(by: .seconds(1)))
     /// ```
+    @inlinable
     public var now: SchedulerTimeType {
         lock.withLockUnchecked { clock }
     }
@@ -63,6 +99,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// #expect(scheduler.minimumTolerance == .zero)
     /// ```
+    @inlinable
     public var minimumTolerance: SchedulerTimeType.Stride { .zero }
 
     /// How many pieces of work are waiting (repeating work counts once).
@@ -81,6 +118,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// scheduler.schedule { print("on the next advance") }
     /// ```
+    @inlinable
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         enqueue(at: nil, interval: nil, action)
     }
@@ -91,6 +129,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { print("a second in") }
     /// ```
+    @inlinable
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
@@ -106,6 +145,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// let ticking = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { print("tick") }
     /// ```
+    @inlinable
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -115,20 +155,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ) -> any Cancellable {
         precondition(interval > .zero, "A virtual-time scheduler requires a repeating interval greater than zero")
         let id = enqueue(at: date, interval: interval, action)
-        return AnyCancellable { [weak self] in
-            guard let self else { return }
-            // The removed action is released outside the lock: what it holds may cancel other work.
-            let removed = lock.withLockUnchecked { () -> [Job] in
-                defer { jobs.removeAll { $0.id == id } }
-                return jobs.filter { $0.id == id }
-            }
-            withExtendedLifetime(removed) {}
-        }
+        // Made here, where the time type is known, so that cancelling runs specialised code. It
+        // holds the scheduler weakly: work that repeats for ever must not keep it alive.
+        return AnyCancellable { [weak self] in self?.cancel(id) }
     }
 
+    @inlinable
     @discardableResult
-    private func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int
-    {
+    func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int {
         lock.withLockUnchecked {
             defer {
                 nextID += 1
@@ -139,12 +173,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         }
     }
 
+    /// Removes the job `id`, if it is still there.
+    @inlinable
+    func cancel(_ id: Int) {
+        // The removed action is released outside the lock: what it holds may cancel other work.
+        let removed = lock.withLockUnchecked { () -> Job? in
+            guard let index = jobs.firstIndex(where: { $0.id == id }) else { return nil }
+            return jobs.remove(at: index)
+        }
+        withExtendedLifetime(removed) {}
+    }
+
     /// Moves the clock forward by `stride`, running the work that comes due, in order.
     ///
     /// ```swift
     /// scheduler.advance(by: .milliseconds(800))
     /// scheduler.advance()   // runs what is due now
     /// ```
+    @inlinable
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
         advance(to: now.advanced(by: stride))
     }
@@ -155,33 +201,36 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// scheduler.advance(to: scheduler.now.advanced(by: .seconds(2)))
     /// ```
+    @inlinable
     public func advance(to instant: SchedulerTimeType) {
-        while let job = nextJob(dueBy: instant) {
-            job.action()
+        while let action = nextAction(dueBy: instant) {
+            action()
         }
     }
 
-    /// Takes the earliest job due by `deadline` and moves the clock to it, or, when none is
-    /// due, moves the clock to `deadline` and returns nil. A repeating job is put back for its
-    /// next time.
-    private func nextJob(dueBy deadline: SchedulerTimeType) -> Job? {
-        lock.withLockUnchecked { () -> Job? in
-            guard let index = jobs.indices.min(by: { (jobs[$0].date, jobs[$0].sequence) < (jobs[$1].date, jobs[$1].sequence) }),
-                jobs[index].date <= deadline
-            else {
+    /// Takes the earliest job due by `deadline`, moves the clock to it and returns its action,
+    /// or, when none is due, moves the clock to `deadline` and returns nil. A repeating job is
+    /// put back for its next time.
+    @inlinable
+    func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
+        lock.withLockUnchecked { () -> (() -> Void)? in
+            var earliest: Int?
+            for index in jobs.indices where earliest.map({ jobs[index].precedes(jobs[$0]) }) ?? true {
+                earliest = index
+            }
+            guard let index = earliest, jobs[index].date <= deadline else {
                 clock = max(clock, deadline)
                 return nil
             }
-            let job = jobs[index]
-            clock = max(clock, job.date)
-            if let interval = job.interval {
-                jobs[index].date = job.date.advanced(by: interval)
+            let date = jobs[index].date
+            clock = max(clock, date)
+            if let interval = jobs[index].interval {
+                jobs[index].date = date.advanced(by: interval)
                 jobs[index].sequence = nextSequence
                 nextSequence += 1
-            } else {
-                jobs.remove(at: index)
+                return jobs[index].action
             }
-            return job
+            return jobs.remove(at: index).action
         }
     }
 
@@ -193,7 +242,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```
     public func run() {
         var steps = 0
-        while let next = lock.withLockUnchecked({ jobs.map(\.date).min() }) {
+        while let next = lock.withLockUnchecked({ jobs.min(by: { $0.date < $1.date })?.date }) {
             steps += 1
             precondition(
                 steps <= 1_000_000,

@@ -82,6 +82,46 @@ struct TestSchedulerTests {
         #expect(log.entries.isEmpty)
     }
 
+    /// What a scheduled action captures, to see when the scheduler lets it go.
+    final class Captured {}
+
+    @Test func cancellingReleasesTheActionAtOnceAndLeavesTheOtherWork() {
+        let scheduler = TestScheduler()
+        let log = Recorder()
+        weak var released: Captured?
+        let cancelled: any Cancellable
+        do {
+            let captured = Captured()
+            released = captured
+            cancelled = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(1)) {
+                withExtendedLifetime(captured) { log("cancelled ran") }
+            }
+        }
+        let kept = scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(1)) { log("kept") }
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) { log("once") }
+        #expect(released != nil)
+        cancelled.cancel()
+        #expect(released == nil, "the action is released by the cancel, not on the next advance")
+        cancelled.cancel()
+        #expect(scheduler.scheduledCount == 2)
+        scheduler.advance(by: .seconds(2))
+        // At 2 s the one-off runs first: it was scheduled before the repeating work was put back.
+        #expect(log.entries == ["kept", "once", "kept"])
+        kept.cancel()
+    }
+
+    @Test func repeatingWorkDoesNotKeepItsSchedulerAlive() {
+        weak var gone: TestScheduler?
+        let work: any Cancellable
+        do {
+            let scheduler = TestScheduler()
+            gone = scheduler
+            work = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        }
+        #expect(gone == nil)
+        work.cancel()  // harmless once the scheduler has gone
+    }
+
     @Test func runAdvancesUntilNoWorkIsLeft() {
         let scheduler = TestScheduler()
         let log = Recorder()

@@ -67,6 +67,21 @@ struct HandleEventsTests {
         #expect(String(describing: subscriber.subscription!) == "Print")
     }
 
+    @Test func printWithoutAStreamWritesToStandardOutput() async throws {
+        final class Lines: TextOutputStream, @unchecked Sendable {
+            var text = ""
+            func write(_ string: String) { text += string }
+        }
+        let lines = Lines()
+        _ = Just(1).print("tag", to: StreamRef(lines)).sink { _ in }
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                _ = Just(1).print("tag").sink { _ in }
+            })
+        #expect(String(decoding: result.standardOutputContent, as: UTF8.self) == lines.text)
+        #expect(lines.text.hasPrefix("tag: receive subscription: (Just)\n"))
+    }
+
     @Test func printWithoutPrefixAndCancel() {
         final class Lines: TextOutputStream, @unchecked Sendable {
             var text = ""

@@ -8,13 +8,15 @@ import OpenCombineWorkloads
 import StreamsWorkloads
 
 let streams: [String: (Int) -> Int] = [
+    "W1": StreamsWorkloads.Workloads.sequenceMap, "W2": StreamsWorkloads.Workloads.sequenceChain,
     "W1g": StreamsWorkloads.Workloads.sequenceMapGeneric, "W2g": StreamsWorkloads.Workloads.sequenceChainGeneric,
     "W3": StreamsWorkloads.Workloads.subjectChain, "W4": StreamsWorkloads.Workloads.flatMapJust,
     "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
     "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
-    "W10": StreamsWorkloads.Workloads.combineLatestThree,
+    "W9": StreamsWorkloads.Workloads.debounceVirtualTime, "W10": StreamsWorkloads.Workloads.combineLatestThree,
 ]
 let openCombine: [String: (Int) -> Int] = [
+    "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
     "W1g": OpenCombineWorkloads.Workloads.sequenceMapGeneric,
     "W2g": OpenCombineWorkloads.Workloads.sequenceChainGeneric,
     "W3": OpenCombineWorkloads.Workloads.subjectChain, "W4": OpenCombineWorkloads.Workloads.flatMapJust,
@@ -26,6 +28,6 @@ let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
-    fatalError("usage: profile streams|opencombine W1g|W2g|W3|W4|W5|W6|W7|W8|W10 (Streams only) count")
+    fatalError("usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9|W10 (W9 and W10: Streams only) count")
 }
 if run(count) == Int.min { print("") }

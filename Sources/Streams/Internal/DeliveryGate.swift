@@ -10,10 +10,7 @@ import Synchronization
 /// a delivery that finds the gate closed when it leaves releases it then. Until then the
 /// subscriber stays where it is, so a delivery can call it through an unretained reference.
 ///
-/// A gate made `pending` (``init(pending:)``) lets no delivery in until it is `open`ed: the
-/// multicast inner uses that to ignore values that arrive before its subscription.
-///
-/// Its users (Sink, SubjectSubscriber, MulticastInner) spell the enter/leave/close sequence out
+/// Its users (Sink, SubjectSubscriber, WeakSubject) spell the enter/leave/close sequence out
 /// inline: handing the delivery and the release to a helper as closures was measured at 30 to 60
 /// percent more instructions per value.
 @usableFromInline
@@ -21,7 +18,7 @@ struct DeliveryGate: ~Copyable {
     /// Where the gate stands.
     @usableFromInline
     enum Phase: Int {
-        case open, delivering, closed, pending
+        case open, delivering, closed
     }
 
     @usableFromInline
@@ -31,19 +28,6 @@ struct DeliveryGate: ~Copyable {
     @inlinable
     init() {
         state = Atomic(Phase.open.rawValue)
-    }
-
-    /// A gate that stays shut to deliveries until ``open()`` (when `pending` is true).
-    @inlinable
-    init(pending: Bool) {
-        state = Atomic((pending ? Phase.pending : Phase.open).rawValue)
-    }
-
-    /// Opens a pending gate; does nothing to a gate that is open, delivering or closed.
-    @inlinable
-    func open() {
-        _ = state.compareExchange(
-            expected: Phase.pending.rawValue, desired: Phase.open.rawValue, ordering: .acquiringAndReleasing)
     }
 
     /// Starts a delivery; false once the gate is closed.
@@ -61,9 +45,9 @@ struct DeliveryGate: ~Copyable {
             .exchanged
     }
 
-    /// Closes the gate for good and returns where it stood: `.open` (or `.pending`: never
-    /// opened) means the caller releases now, `.delivering` that the delivery under way releases
-    /// when it leaves, `.closed` that someone closed it before.
+    /// Closes the gate for good and returns where it stood: `.open` means the caller releases
+    /// now, `.delivering` that the delivery under way releases when it leaves, `.closed` that
+    /// someone closed it before.
     @inlinable
     func close() -> Phase {
         Phase(rawValue: state.exchange(Phase.closed.rawValue, ordering: .acquiringAndReleasing))!

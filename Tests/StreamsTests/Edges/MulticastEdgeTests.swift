@@ -261,6 +261,33 @@ struct MulticastEdgeTests {
 
     // MARK: The inner object, driven by hand
 
+    @Test func theSubjectsSubscriberStandsForTheMulticastSubscription() throws {
+        let downstream = TestSubscriber<Int, TestError>()
+        let (inner, subscription) = attachedInner(downstream: downstream)
+        inner.receive(subscription: subscription)
+        let handed = try #require(downstream.subscription)
+        #expect(String(describing: inner) == "Multicast")
+        #expect(String(describing: handed) == "Multicast")
+        #expect(inner.combineIdentifier == handed.combineIdentifier)
+    }
+
+    @Test func aCancelledSubscriberIsLetGoWithTheSubjectsSubscriptionWhileTheSubjectLives() {
+        let cancelled = WeakReference<TestSubscriber<Int, Never>>()
+        let subject = PassthroughSubject<Int, Never>()
+        let multicast = Empty<Int, Never>().multicast(subject: subject)
+        let kept = TestSubscriber<Int, Never>()
+        multicast.subscribe(kept)
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            cancelled.object = subscriber
+            multicast.subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(cancelled.object == nil)
+        subject.send(1)
+        #expect(kept.values == [1])
+    }
+
     @Test func beforeTheSubjectsSubscriptionValuesAndCompletionsAreIgnored() {
         let downstream = TestSubscriber<Int, TestError>()
         let (inner, _) = attachedInner(downstream: downstream)
@@ -351,9 +378,9 @@ struct MulticastEdgeTests {
     // MARK: The state machines
 
     @Test func multicastInnerStateMachinePhases() {
-        let downstream = Tracked()
+        let subject = Tracked()
         let subscription = RecordingSubscription()
-        var machine = MulticastInnerStateMachine(downstream: downstream)
+        var machine = MulticastInnerStateMachine(subject: subject)
         let early = machine.receiveCompletion()
         let earlyRequest = machine.request()
         let first = machine.receiveSubscription(subscription)
@@ -363,33 +390,32 @@ struct MulticastEdgeTests {
         let cancelledAgain = machine.cancel()
         let lateCompletion = machine.receiveCompletion()
         let lateRequest = machine.request()
-        let released = machine.releaseDownstream()
-        let releasedAgain = machine.releaseDownstream()
-        #expect(!early)
+        #expect(!early.forward)
+        #expect(early.released == nil)
         #expect(earlyRequest == nil)
-        guard case .handDownstream(let handed) = first, case .cancel = second,
-            case .end(let toCancel) = cancelled, case .ignore = cancelledAgain
-        else {
-            Issue.record("first subscription handed downstream, second cancelled, first cancel ends, second ignored")
+        #expect(first, "the first subscription is handed downstream")
+        #expect(!second, "a second subscription is cancelled")
+        guard case .end(let toCancel, let released) = cancelled, case .ignore = cancelledAgain else {
+            Issue.record("the first cancel ends the inner, the second is ignored")
             return
         }
-        #expect(identical(handed, downstream))
         #expect(requested as? RecordingSubscription === subscription)
         #expect(toCancel as? RecordingSubscription === subscription)
-        #expect(!lateCompletion)
+        #expect(identical(released, subject), "the subject is handed out at the end, to be released")
+        #expect(!lateCompletion.forward)
         #expect(lateRequest == nil)
-        #expect(identical(released, downstream))
-        #expect(releasedAgain == nil)
     }
 
     @Test func multicastInnerStateMachineEndsAtTheFirstCompletion() {
-        var machine = MulticastInnerStateMachine(downstream: Tracked())
+        let subject = Tracked()
+        var machine = MulticastInnerStateMachine(subject: subject)
         _ = machine.receiveSubscription(RecordingSubscription())
         let completion = machine.receiveCompletion()
         let secondCompletion = machine.receiveCompletion()
         let cancelled = machine.cancel()
-        #expect(completion)
-        #expect(!secondCompletion)
+        #expect(completion.forward)
+        #expect(identical(completion.released, subject))
+        #expect(!secondCompletion.forward)
         #expect(machine.request() == nil)
         guard case .ignore = cancelled else {
             Issue.record("a cancel after the completion is ignored")
@@ -398,10 +424,10 @@ struct MulticastEdgeTests {
     }
 
     @Test func multicastInnerStateMachineCancelledBeforeItsSubscription() {
-        var machine = MulticastInnerStateMachine(downstream: Tracked())
+        var machine = MulticastInnerStateMachine(subject: Tracked())
         let cancelled = machine.cancel()
         let late = machine.receiveSubscription(RecordingSubscription())
-        guard case .end(nil) = cancelled, case .cancel = late else {
+        guard case .end(nil, _) = cancelled, !late else {
             Issue.record("an early cancel ends the inner; the late subscription is cancelled")
             return
         }

@@ -1,86 +1,63 @@
-/// What `multicast` subscribes to its subject for each downstream subscriber; it is also the
-/// downstream's subscription.
-///
-/// Values pass without a lock: a ``DeliveryGate``, pending until the subject's subscription
-/// arrives, admits them and decides when the downstream is released. Demand the downstream
-/// returns is requested from the subject's subscription (under the lock, only when non-zero);
-/// the subject itself is always returned `.none`.
-///
-/// The inner keeps the subject alive until it ends, as the subscriptions of Combine's subjects
-/// do: the multicast's connection holds the subject only weakly, so a pipeline whose multicast
-/// was let go keeps flowing while it has subscribers.
-@usableFromInline
-final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
-    /// What the machine keeps alive for the inner.
-    @usableFromInline
-    typealias Resources = (downstream: Downstream, subject: AnyObject)
+import Synchronization
 
-    @usableFromInline
-    let gate = DeliveryGate(pending: true)
+/// The subscription `multicast` gives each downstream subscriber, described as "Multicast". What
+/// it subscribes to the subject on the downstream's behalf is its ``Link``.
+///
+/// Its state is a ``MulticastInnerStateMachine`` behind one lock; the inner performs the
+/// machine's actions outside it. Values take no lock: the link reads one atomic flag, set while
+/// the inner is subscribed and not ended, and calls the downstream directly. Demand the
+/// downstream returns is requested from the subject's subscription (only when non-zero); the
+/// subject itself is always returned `.none`.
+///
+/// The downstream is held by the link, and so by the subject until the subject lets the link go
+/// (at the completion, or when the inner cancels its subscription), as with any subscriber of a
+/// subject. The inner keeps the subject alive until it ends, as the subscriptions of Combine's
+/// subjects do: the multicast's connection holds the subject only weakly, so a pipeline whose
+/// multicast was let go keeps flowing while it has subscribers.
+@usableFromInline
+final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
     @usableFromInline
     let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var machine: MulticastInnerStateMachine
-    /// The downstream and the subject, unretained, for deliveries; the machine keeps them
-    /// alive until the gate lets them go.
+    /// Whether values pass: set under the lock as the machine enters and leaves `subscribed`.
     @usableFromInline
-    let borrowed: Unmanaged<Box<Resources>>
+    let live = Atomic<Bool>(false)
 
     @inlinable
-    init(downstream: Downstream, subject: AnyObject) {
-        let box = Box((downstream: downstream, subject: subject))
-        borrowed = .passUnretained(box)
-        machine = MulticastInnerStateMachine(downstream: box)
+    init(subject: AnyObject) {
+        machine = MulticastInnerStateMachine(subject: subject)
     }
 
+    /// The subject sent its subscription: whether to hand the inner downstream (otherwise the
+    /// subscription is cancelled here).
     @inlinable
-    func receive(subscription: any Subscription) {
-        let action = lock.withLockUnchecked { () -> MulticastInnerStateMachine.SubscriptionAction in
-            let action = machine.receiveSubscription(subscription)
-            if case .handDownstream = action { gate.open() }
-            return action
+    func subscriptionArrived(_ subscription: any Subscription) -> Bool {
+        let accepted = lock.withLockUnchecked { () -> Bool in
+            guard machine.receiveSubscription(subscription) else { return false }
+            live.store(true, ordering: .releasing)
+            return true
         }
-        switch action {
-        case .handDownstream(let downstream):
-            unsafeDowncast(downstream, to: Box<Resources>.self).value.downstream.receive(subscription: self)
-        case .cancel:
+        if !accepted {
             subscription.cancel()
         }
+        return accepted
     }
 
+    /// The subject sent a completion: whether to forward it (the first one, while subscribed).
     @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard gate.enter() else { return .none }
-        let demand = borrowed._withUnsafeGuaranteedRef { $0.value.downstream.receive(input) }
-        if !gate.leave() {
-            release()
+    func completionArrived() -> Bool {
+        let (forward, released) = lock.withLockUnchecked { () -> (Bool, AnyObject?) in
+            let ended = machine.receiveCompletion()
+            if ended.forward { live.store(false, ordering: .releasing) }
+            return ended
         }
-        if demand != .none {
-            lock.withLockUnchecked { machine.request() }?.request(demand)
-        }
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard lock.withLockUnchecked({ machine.receiveCompletion() }) else { return }
-        // Delivering: the completion comes from inside a value's delivery, which releases.
-        let previous = gate.close()
-        borrowed._withUnsafeGuaranteedRef { $0.value.downstream.receive(completion: completion) }
-        if previous != .delivering {
-            release()
-        }
-    }
-
-    /// Lets go of the downstream, outside the lock; called once, as the gate decides.
-    @inlinable
-    func release() {
-        let released = lock.withLockUnchecked { machine.releaseDownstream() }
         withExtendedLifetime(released) {}
+        return forward
     }
 
     @inlinable
@@ -90,12 +67,13 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        guard case .end(let subscription) = lock.withLockUnchecked({ machine.cancel() }) else { return }
-        // Pending (cancelled before the subscription) or open: nothing is being delivered.
-        if gate.close() != .delivering {
-            release()
+        let action = lock.withLockUnchecked { () -> MulticastInnerStateMachine.CancelAction in
+            live.store(false, ordering: .releasing)
+            return machine.cancel()
         }
+        guard case .end(let subscription, let subject) = action else { return }
         subscription?.cancel()
+        withExtendedLifetime(subject) {}
     }
 
     @usableFromInline
@@ -106,4 +84,61 @@ final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
 
     @usableFromInline
     var playgroundDescription: Any { description }
+
+    /// What `multicast` subscribes to its subject for one downstream subscriber: it stands for
+    /// the inner (same description and combine identifier) and holds the downstream.
+    ///
+    /// Before the subject's subscription and after the inner ended (completion or cancel),
+    /// values and completions are ignored, also when a subject sends them out of contract.
+    @usableFromInline
+    struct Link: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+        @unchecked Sendable
+    {
+        @usableFromInline
+        let inner: MulticastInner
+        @usableFromInline
+        let downstream: Downstream
+
+        @inlinable
+        init(inner: MulticastInner, downstream: Downstream) {
+            self.inner = inner
+            self.downstream = downstream
+        }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            if inner.subscriptionArrived(subscription) {
+                downstream.receive(subscription: inner)
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+            guard inner.live.load(ordering: .acquiring) else { return .none }
+            let demand = downstream.receive(input)
+            if demand != .none {
+                inner.request(demand)
+            }
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+            if inner.completionArrived() {
+                downstream.receive(completion: completion)
+            }
+        }
+
+        @usableFromInline
+        var description: String { inner.description }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
 }

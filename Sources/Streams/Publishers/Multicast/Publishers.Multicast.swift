@@ -85,7 +85,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subject = self.subject
-            subject.receive(subscriber: MulticastInner(downstream: subscriber, subject: subject))
+            subject.receive(subscriber: MulticastInner<S>.Link(inner: MulticastInner(subject: subject), downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream; cancel the result to disconnect. Each call

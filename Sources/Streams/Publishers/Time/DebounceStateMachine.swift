@@ -2,83 +2,77 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in Combine,
-///   so a subscription arriving later is still accepted.
-/// - `subscribed`: each value becomes the pending one and gets a new timer; the timer of the
-///   pending value sends it (if the downstream has demand) or drops it; the upstream's
-///   completion → `completing` (the pending value is dropped, or kept with
+/// - `awaiting(downstream)`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in
+///   Combine, so a subscription arriving later is still accepted.
+/// - `subscribed(downstream, upstream)`: each value becomes the pending one and gets a new timer;
+///   the timer of the pending value sends it (if the downstream has demand) or drops it; the
+///   upstream's completion → `completing` (the pending value is dropped, or kept with
 ///   `deliversPendingValueOnFinish`); `cancel` → `terminated`.
-/// - `completing`: the completion is on its way through the scheduler; its delivery or `cancel`
-///   → `terminated`.
+/// - `completing(downstream, last)`: the completion is on its way through the scheduler; its
+///   delivery or `cancel` → `terminated`.
 /// - `terminated`: everything has been let go.
 ///
-/// Each value gets a number (`generation`): a timer that reports for a value that was replaced is
-/// recognised as stale.
+/// What every value changes (the pending value, its number and its timer) and the downstream's
+/// demand sit beside the phase rather than in its payload: updating a payload holding the
+/// upstream subscription would copy that existential in and out on every value. The pending
+/// value and the timer are only ever set while `subscribed`. Each value gets a number
+/// (`generation`): a timer that reports for a value that was replaced is recognised as stale.
 @usableFromInline
 struct DebounceStateMachine<Downstream: Subscriber> {
     @usableFromInline
     typealias Value = Downstream.Input
 
     @usableFromInline
-    struct Subscribed {
-        @usableFromInline
-        let downstream: Box<Downstream>
-        @usableFromInline
-        let upstream: any Subscription
-        @usableFromInline
-        var demand: Subscribers.Demand
-        /// The value waiting for its time, and its number.
-        @usableFromInline
-        var pending: Value?
-        @usableFromInline
-        var generation: Int
-        /// The timer of the newest value, once armed.
-        @usableFromInline
-        var timer: (any Cancellable)?
-
-        @inlinable
-        init(downstream: Box<Downstream>, upstream: any Subscription, demand: Subscribers.Demand) {
-            self.downstream = downstream
-            self.upstream = upstream
-            self.demand = demand
-            generation = 0
-        }
-    }
-
-    @usableFromInline
     enum Phase {
         /// Waiting for the upstream subscription; requests made meanwhile are not kept.
         case awaiting(Box<Downstream>)
-        case subscribed(Subscribed)
+        case subscribed(Box<Downstream>, upstream: any Subscription)
         /// The upstream completed; `last` is the pending value to send before `.finished`.
-        case completing(Box<Downstream>, demand: Subscribers.Demand, last: Value?)
+        case completing(Box<Downstream>, last: Value?)
         case terminated
     }
 
     @usableFromInline
     var phase: Phase
+    /// What the downstream asked for and was not sent yet (subscribed and completing).
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    /// The value waiting for its time (subscribed).
+    @usableFromInline
+    var pending: Value?
+    /// The number of the newest value.
+    @usableFromInline
+    var generation = 0
+    /// The timer of the newest value, once armed (subscribed).
+    @usableFromInline
+    var timer: (any Cancellable)?
 
     @inlinable
     init(downstream: Downstream) {
         phase = .awaiting(Box(downstream))
     }
 
+    @inlinable
+    var isSubscribed: Bool {
+        if case .subscribed = phase { return true }
+        return false
+    }
+
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
         guard case .awaiting(let downstream) = phase else { return nil }
-        phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream, demand: .none))
+        phase = .subscribed(downstream, upstream: upstream)
         return downstream
     }
 
     /// A value: its number, for its timer, or nil when it is ignored.
     @inlinable
     mutating func receiveValue(_ value: Value) -> Int? {
-        guard case .subscribed(var state) = phase else { return nil }
-        state.pending = value
-        state.generation += 1
-        phase = .subscribed(state)
-        return state.generation
+        guard isSubscribed else { return nil }
+        pending = value
+        generation += 1
+        return generation
     }
 
     /// The timer of value `generation` was made: the timer to cancel, the previous one or, when
@@ -86,41 +80,32 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func armed(_ generation: Int, timer: any Cancellable) -> (any Cancellable)? {
         if case .awaiting = phase { preconditionFailure("DebounceStateMachine: internal inconsistency: armed before subscribed") }
-        guard case .subscribed(var state) = phase, state.generation == generation, state.pending != nil else { return timer }
-        let previous = state.timer
-        state.timer = timer
-        phase = .subscribed(state)
-        return previous
+        guard isSubscribed, self.generation == generation, pending != nil else { return timer }
+        defer { self.timer = timer }
+        return self.timer
     }
 
     /// The timer of value `generation` fired. `timer`: the timer to cancel; `delivery`: the
     /// downstream and the value when there is demand for it.
     @inlinable
     mutating func fired(_ generation: Int) -> (timer: (any Cancellable)?, delivery: (Box<Downstream>, Value)?) {
-        guard case .subscribed(var state) = phase, state.generation == generation, let value = state.pending else {
+        guard case .subscribed(let downstream, _) = phase, self.generation == generation, let value = pending else {
             return (nil, nil)
         }
-        let timer = state.timer
-        state.timer = nil
-        state.pending = nil
-        guard state.demand > 0 else {
-            phase = .subscribed(state)
-            return (timer, nil)
-        }
-        state.demand -= 1
-        phase = .subscribed(state)
-        return (timer, (state.downstream, value))
+        let timer = self.timer
+        self.timer = nil
+        pending = nil
+        guard demand > 0 else { return (timer, nil) }
+        demand -= 1
+        return (timer, (downstream, value))
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`.
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) {
         switch phase {
-        case .subscribed(var state):
-            state.demand += demand
-            phase = .subscribed(state)
-        case .completing(let downstream, let current, let last):
-            phase = .completing(downstream, demand: current + demand, last: last)
+        case .subscribed, .completing:
+            self.demand += demand
         case .awaiting, .terminated:
             break
         }
@@ -130,15 +115,17 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// `keepLast`: keep the pending value to send before `.finished`.
     @inlinable
     mutating func receiveCompletion(keepLast: Bool) -> (any Cancellable)?? {
-        guard case .subscribed(let state) = phase else { return nil }
-        phase = .completing(state.downstream, demand: state.demand, last: keepLast ? state.pending : nil)
-        return .some(state.timer)
+        guard case .subscribed(let downstream, _) = phase else { return nil }
+        phase = .completing(downstream, last: keepLast ? pending : nil)
+        pending = nil
+        defer { timer = nil }
+        return .some(timer)
     }
 
     /// The scheduled completion is due: the downstream, and the last value if there is demand for it.
     @inlinable
     mutating func deliverCompletion() -> (downstream: Box<Downstream>, last: Value?)? {
-        guard case .completing(let downstream, let demand, let last) = phase else { return nil }
+        guard case .completing(let downstream, let last) = phase else { return nil }
         phase = .terminated
         return (downstream, demand > 0 ? last : nil)
     }
@@ -146,16 +133,20 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
     /// subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase) {
+    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: (Phase, Value?)) {
         switch phase {
         case .awaiting, .terminated:
-            return (nil, nil, .terminated)
-        case .subscribed(let state):
-            defer { phase = .terminated }
-            return (state.timer, state.upstream, phase)
+            return (nil, nil, (.terminated, nil))
+        case .subscribed(_, let upstream):
+            defer {
+                phase = .terminated
+                timer = nil
+                pending = nil
+            }
+            return (timer, upstream, (phase, pending))
         case .completing:
             defer { phase = .terminated }
-            return (nil, nil, phase)
+            return (nil, nil, (phase, nil))
         }
     }
 
@@ -164,8 +155,8 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     var reflected: (downstream: Downstream?, demand: Subscribers.Demand, currentValue: Value?) {
         switch phase {
         case .awaiting(let downstream): (downstream.value, .none, nil)
-        case .subscribed(let state): (state.downstream.value, state.demand, state.pending)
-        case .completing(let downstream, let demand, let last): (downstream.value, demand, last)
+        case .subscribed(let downstream, _): (downstream.value, demand, pending)
+        case .completing(let downstream, let last): (downstream.value, demand, last)
         case .terminated: (nil, .none, nil)
         }
     }
