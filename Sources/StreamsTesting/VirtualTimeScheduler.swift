@@ -214,11 +214,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     @inlinable
     func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
         lock.withLockUnchecked { () -> (() -> Void)? in
-            var earliest: Int?
-            for index in jobs.indices where earliest.map({ jobs[index].precedes(jobs[$0]) }) ?? true {
-                earliest = index
-            }
-            guard let index = earliest, jobs[index].date <= deadline else {
+            guard let index = jobs.indices.min(by: { jobs[$0].precedes(jobs[$1]) }), jobs[index].date <= deadline else {
                 clock = max(clock, deadline)
                 return nil
             }
