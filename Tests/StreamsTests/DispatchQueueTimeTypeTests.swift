@@ -59,6 +59,42 @@ struct DispatchQueueTimeTypeTests {
         #expect(start.advanced(by: .seconds(1)).dispatchTime.uptimeNanoseconds == 1_000_001_000)
     }
 
+    /// As in Combine, `advanced(by:)` is Dispatch's own `DispatchTime + DispatchTimeInterval`:
+    /// a result past the latest time Dispatch can represent is `distantFuture`, not only one
+    /// that overflows `UInt64`.
+    @Test func advancedPastTheLatestTimeDispatchCanRepresentIsDistantFuture() {
+        let start = Time(DispatchTime(uptimeNanoseconds: 10_000))
+        #expect(start.advanced(by: .nanoseconds(.max)) == Time(.distantFuture))
+        #expect(Time(DispatchTime(uptimeNanoseconds: 1)).advanced(by: .nanoseconds(.max)) == Time(.distantFuture))
+        #expect(Time(.distantFuture).advanced(by: .seconds(-1)) == Time(.distantFuture))
+    }
+
+    /// Checked against Linux's Dispatch on a grid of times (from one nanosecond of uptime, since
+    /// Dispatch reads zero as "now", to `distantFuture`) and strides in both directions. (Where
+    /// Dispatch counts in machine ticks rather than nanoseconds, its limits fall elsewhere.)
+    #if os(Linux)
+    @Test func advancedMatchesDispatchsOwnArithmetic() {
+        let latest: UInt64 = 1 << 62
+        let times: [UInt64] = [
+            1, 600, 10_000, 1_000_000_007, 1 << 40, latest - 10_000, latest - 3, latest - 2, latest - 1, latest,
+            latest + 5, (1 << 63) - 1, .max,
+        ]
+        let strides: [Int] = [
+            0, 1, -1, 400, -400, 10_000, -10_000, 1_000_000_000, -1_000_000_000, 1 << 61, -(1 << 61),
+            (1 << 62) - 10_002, (1 << 62) - 10_001, (1 << 62) - 10_000, 1 << 62, -(1 << 62), .max, -.max, .min,
+        ]
+        for time in times {
+            for stride in strides {
+                let dispatch = DispatchTime(uptimeNanoseconds: time) + .nanoseconds(stride)
+                let streams = Time(DispatchTime(uptimeNanoseconds: time)).advanced(by: .nanoseconds(stride))
+                #expect(
+                    streams.dispatchTime.uptimeNanoseconds == dispatch.uptimeNanoseconds,
+                    "\(time) advanced by \(stride)")
+            }
+        }
+    }
+    #endif
+
     @Test func advancedNeverGoesBelowTheEarliestTime() {
         let start = Time(DispatchTime(uptimeNanoseconds: 1_000))
         #expect(start.advanced(by: .nanoseconds(-400)).dispatchTime.uptimeNanoseconds == 600)

@@ -146,8 +146,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        // Combine accepts `.none` here (zip ignores it); it changes nothing, and is not passed
-        // on to upstreams that may trap on it.
+        // As in Combine, `zip` traps on `.none`; `merge` and `combineLatest` accept it, and it
+        // changes nothing: it is not passed on to upstreams that may trap on it.
+        precondition(demand > 0 || mode != .zip, "API Violation: demand must not be zero")
         guard demand > 0 else { return }
         outlet.request(demand)
         forward(demand)

@@ -62,22 +62,30 @@ extension DispatchQueue: Scheduler {
             return Stride(nanoseconds: -Int(clamping: from - to))
         }
 
-        /// The time `n` later (or earlier, for a negative `n`). A time past the last one Dispatch
-        /// can hold is `DispatchTime.distantFuture`; a time before the first is the first.
+        /// The time `n` later (or earlier, for a negative `n`), by Dispatch's own arithmetic, as in
+        /// Combine: a result of 2^62 - 1 nanoseconds of uptime or more (about 146 years), which
+        /// Dispatch cannot represent, is `DispatchTime.distantFuture`, and so is any time moved
+        /// from beyond that; a time before the first is the first (one nanosecond).
         ///
         /// ```swift
         /// let later = DispatchQueue.main.now.advanced(by: .milliseconds(500))
+        /// let never = DispatchQueue.main.now.advanced(by: .nanoseconds(.max))  // distantFuture
         /// ```
         public func advanced(by n: Stride) -> SchedulerTimeType {
             let base = dispatchTime.uptimeNanoseconds
+            guard base <= Self.dispatchLimit else { return SchedulerTimeType(.distantFuture) }
             if n.magnitude >= 0 {
-                let (sum, overflow) = base.addingReportingOverflow(UInt64(n.magnitude))
-                return SchedulerTimeType(overflow ? .distantFuture : DispatchTime(uptimeNanoseconds: sum))
+                let sum = base + UInt64(n.magnitude)  // both below 2^63: no overflow
+                return SchedulerTimeType(sum < Self.dispatchLimit ? DispatchTime(uptimeNanoseconds: sum) : .distantFuture)
             }
             let back = UInt64(n.magnitude.magnitude)
             // An uptime of zero would read as "now" to Dispatch, so one nanosecond is the earliest time.
             return SchedulerTimeType(DispatchTime(uptimeNanoseconds: base > back ? base - back : 1))
         }
+
+        /// Dispatch's limit for its time arithmetic, in nanoseconds of uptime: a sum that reaches
+        /// it, or a time beyond it, is `DispatchTime.distantFuture`.
+        static var dispatchLimit: UInt64 { (1 << 62) - 1 }
 
         /// Hashes the time.
         public func hash(into hasher: inout Hasher) {

@@ -101,13 +101,31 @@ import Testing
         #expect(b.subscriptions[0].requests == [.max(1), .max(2)])
     }
 
-    @Test func zipIgnoresZeroDemand() throws {
-        let (a, b) = (Self.ints(), Self.ints())
-        let subscriber = TestSubscriber<(Int, Int), TestError>(initialDemand: nil)
-        a.zip(b).subscribe(subscriber)
-        try #require(subscriber.subscription).request(.none)
-        #expect(a.subscriptions[0].requests.isEmpty)
-        #expect(b.subscriptions[0].requests.isEmpty)
+    /// As in Combine, `zip` is among the operators that trap on `request(.none)`, at every arity
+    /// (`merge` and `combineLatest` accept it: see below). The upstreams (`Empty`s that never
+    /// finish) do not trap on it themselves: the trap is zip's own.
+    @Test func zipTrapsOnZeroDemandAtEveryArity() async {
+        let zip2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: nil)
+            let never = Empty<Int, Never>(completeImmediately: false)
+            never.zip(never).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        MisuseTests.expectMessage("API Violation: demand must not be zero", in: zip2)
+        let zip3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<(Int, Int, Int), Never>(initialDemand: nil)
+            let never = Empty<Int, Never>(completeImmediately: false)
+            never.zip(never, never).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        MisuseTests.expectMessage("API Violation: demand must not be zero", in: zip3)
+        let zip4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<(Int, Int, Int, Int), Never>(initialDemand: nil)
+            let never = Empty<Int, Never>(completeImmediately: false)
+            never.zip(never, never, never).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        MisuseTests.expectMessage("API Violation: demand must not be zero", in: zip4)
     }
 
     /// QUIRK 21: Combine sends a tuple completed while the downstream's demand is exhausted; Streams
@@ -138,7 +156,7 @@ import Testing
         #expect(subscription.requests.isEmpty)
     }
 
-    // MARK: G5: merge and combineLatest accept request(.none)
+    // MARK: merge and combineLatest accept request(.none)
 
     static let zeroDemandAccepting: [(String, Build)] = [
         ("merge", { $0.merge(with: $1).contract() }),

@@ -107,6 +107,39 @@ struct ReceiveOnDelayEdgeTests {
         #expect(subscriber.completion == .failure(.oops))
     }
 
+    /// As in Combine, the upstream's subscription is kept while the completion is pending: a
+    /// value scheduled before the completion is delivered, and the demand the downstream returns
+    /// for it is requested from that subscription, although the upstream has completed.
+    @Test(arguments: Operator.allCases)
+    func theReturnedDemandIsRequestedUpstreamAlsoWhileTheCompletionIsPending(_ op: Operator) throws {
+        let (upstream, subscriber, scheduler) = attach(op, initialDemand: .max(2), demandPerValue: .max(1))
+        let subscription = try subscription(upstream)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.finish()
+        op.runScheduled(on: scheduler)
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == [.finished])
+        #expect(subscription.requests == [.max(2), .max(1), .max(1)])
+        #expect(subscription.cancels == 0)
+    }
+
+    /// Once the completion is pending, `cancel()` is a no-op: it neither cancels the upstream nor
+    /// keeps the demand returned for a value scheduled before the completion from being requested.
+    @Test(arguments: Operator.allCases)
+    func aCancelOnceTheCompletionIsPendingKeepsTheReturnedDemandRequested(_ op: Operator) throws {
+        let (upstream, subscriber, scheduler) = attach(op, initialDemand: .max(1), demandPerValue: .max(3))
+        let subscription = try subscription(upstream)
+        upstream.send(1)
+        upstream.fail()
+        subscriber.cancel()
+        op.runScheduled(on: scheduler)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions == [.failure(.oops)])
+        #expect(subscription.requests == [.max(1), .max(3)])
+        #expect(subscription.cancels == 0)
+    }
+
     @Test(arguments: Operator.allCases)
     func eventsAfterTheCompletionAreIgnoredAtOnce(_ op: Operator) {
         let (upstream, subscriber, scheduler) = attach(op)
@@ -260,7 +293,7 @@ struct RescheduledStateMachineTests {
         let scheduled = machine.receive(1)
         #expect(!scheduled)
         let completing = machine.receive(completion: .finished)
-        #expect(completing == nil)
+        #expect(!completing)
         let forwardedTo = machine.request()
         #expect(forwardedTo == nil)
         let cancelled = machine.cancel()
@@ -278,18 +311,18 @@ struct RescheduledStateMachineTests {
         let scheduled2 = machine.receive(2)
         #expect(scheduled && scheduled2)
         let completing = machine.receive(completion: .finished)
-        #expect(completing === upstream)
+        #expect(completing)
         guard case .completing = machine.phase else { Issue.record("not completing"); return }
         let scheduled3 = machine.receive(3)
         #expect(!scheduled3)
         let completing2 = machine.receive(completion: .finished)
-        #expect(completing2 == nil)
+        #expect(!completing2)
         let cancelled = machine.cancel()
         #expect(cancelled == nil)
         guard case .deliver(let first) = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         #expect(value(first) == 1)
         let afterFirst = machine.delivered(.max(1))
-        #expect(afterFirst.request == nil)  // completing: the upstream is done
+        #expect(afterFirst.request === upstream)  // completing: still asked, as in Combine
         #expect(afterFirst.next == nil)
         guard case .deliver(let second) = machine.actionRan() else { Issue.record("nothing to deliver"); return }
         #expect(value(second) == 2)

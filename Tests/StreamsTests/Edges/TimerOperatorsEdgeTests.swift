@@ -174,6 +174,40 @@ import Testing
         #expect(subscriber.completions.isEmpty)
     }
 
+    /// As in Combine, the upstream's completion does not end the subscription at once: until its
+    /// scheduled delivery runs, a `cancel()` still cancels the upstream's subscription (although
+    /// that upstream has completed), and the completion is then never delivered.
+    @Test func timeoutCancelBeforeTheScheduledCompletionRunsCancelsTheUpstreamAndDropsIt() throws {
+        let scheduler = CallRecordingScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler, options: "o").subscribe(subscriber)
+        let manual = try #require(upstream.subscriptions.last)
+        #expect(scheduler.calls(during: { upstream.finish() }) == [.schedule(options: "o")])
+        #expect(manual.cancels == 0)
+        subscriber.cancel()
+        #expect(manual.cancels == 1)
+        scheduler.advance(by: .seconds(10))
+        #expect(subscriber.completions.isEmpty)
+        #expect(scheduler.scheduledCount == 0)
+        subscriber.cancel()
+        #expect(manual.cancels == 1, "a second cancel changes nothing")
+    }
+
+    /// Once the scheduled completion has been delivered, a `cancel()` changes nothing.
+    @Test func timeoutCancelAfterTheCompletionWasDeliveredIsANoOp() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.timeout(.seconds(5), scheduler: scheduler).subscribe(subscriber)
+        let manual = try #require(upstream.subscriptions.last)
+        upstream.fail()
+        scheduler.advance()
+        #expect(subscriber.completions == [.failure(.oops)])
+        subscriber.cancel()
+        #expect(manual.cancels == 0)
+    }
+
     /// A subscriber that keeps nothing: only the pipeline keeps it alive.
     final class PlainSubscriber: Subscriber, @unchecked Sendable {
         let events = Locked<[String]>([])

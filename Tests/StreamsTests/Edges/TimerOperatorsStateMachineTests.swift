@@ -85,6 +85,23 @@ import Testing
         #expect(event14 == nil)
     }
 
+    @Test func timeoutCancelWhileTheCompletionIsScheduledCancelsTheUpstream() throws {
+        var machine = TimeoutStateMachine(downstream: Downstream())
+        let upstream = RecordingSubscription()
+        _ = machine.receiveSubscription(upstream)
+        _ = machine.armed(1, timer: Timer())
+        _ = machine.receiveCompletion()
+        let cancelled = machine.cancel()
+        #expect(Self.same(cancelled.upstream, upstream))
+        #expect(cancelled.timer == nil, "the timer was stopped at the completion")
+        #expect(cancelled.downstream != nil)
+        #expect(Self.phaseName(machine.phase) == "terminated")
+        let delivered = machine.deliverCompletion()
+        #expect(delivered == nil, "the scheduled completion is dropped")
+        let again = machine.cancel().upstream
+        #expect(again == nil)
+    }
+
     // MARK: debounce
 
     @Test func debounceKeepsTheNewestValueAndDeliversOnlyWithDemand() throws {

@@ -7,7 +7,9 @@
 /// - `subscribed`: the downstream's first request and every value re-arm the wait; the upstream's
 ///   completion → `completing`; the wait running out or `cancel` → `terminated`.
 /// - `completing`: the completion is on its way through the scheduler, behind the values already
-///   scheduled; its delivery or `cancel` → `terminated`.
+///   scheduled; its delivery → `terminated`. Until then the subscription is not over, as in
+///   Combine: `cancel` still cancels the upstream's subscription (although the upstream has
+///   completed) → `terminated`, and the completion is then never delivered.
 /// - `terminated`: everything has been let go.
 ///
 /// Each arming gets a new number (`wait`): a timer that reports for a wait that was replaced, or
@@ -43,7 +45,7 @@ struct TimeoutStateMachine<Downstream> {
     enum Phase {
         case awaiting(Box<Downstream>)
         case subscribed(Subscribed)
-        case completing(Box<Downstream>)
+        case completing(Box<Downstream>, upstream: any Subscription)
         case terminated
     }
 
@@ -108,7 +110,7 @@ struct TimeoutStateMachine<Downstream> {
     func deliverValue() -> Box<Downstream>? {
         switch phase {
         case .subscribed(let state): state.downstream
-        case .completing(let downstream): downstream
+        case .completing(let downstream, _): downstream
         case .awaiting, .terminated: nil
         }
     }
@@ -125,14 +127,14 @@ struct TimeoutStateMachine<Downstream> {
     @inlinable
     mutating func receiveCompletion() -> (any Cancellable)?? {
         guard case .subscribed(let state) = phase else { return nil }
-        phase = .completing(state.downstream)
+        phase = .completing(state.downstream, upstream: state.upstream)
         return .some(state.timer)
     }
 
     /// The scheduled completion is due: the downstream to send it to.
     @inlinable
     mutating func deliverCompletion() -> Box<Downstream>? {
-        guard case .completing(let downstream) = phase else { return nil }
+        guard case .completing(let downstream, _) = phase else { return nil }
         phase = .terminated
         return downstream
     }
@@ -146,7 +148,7 @@ struct TimeoutStateMachine<Downstream> {
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
-    /// subscription it changes nothing.
+    /// subscription it changes nothing; while the completion is scheduled it cancels the upstream.
     @inlinable
     mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, downstream: Box<Downstream>?) {
         switch phase {
@@ -155,9 +157,9 @@ struct TimeoutStateMachine<Downstream> {
         case .subscribed(let state):
             phase = .terminated
             return (state.timer, state.upstream, state.downstream)
-        case .completing(let downstream):
+        case .completing(let downstream, let upstream):
             phase = .terminated
-            return (nil, nil, downstream)
+            return (nil, upstream, downstream)
         case .terminated:
             return (nil, nil, nil)
         }

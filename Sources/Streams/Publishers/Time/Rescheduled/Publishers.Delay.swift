@@ -3,8 +3,9 @@ extension Publisher {
     /// `scheduler`.
     ///
     /// Requests go straight upstream; the demand the subscriber returns from a value is requested
-    /// upstream once it has been delivered. A completion that is already scheduled is delivered
-    /// even if the subscriber cancels meanwhile, as in Combine; values still waiting are dropped.
+    /// upstream once it has been delivered, also while the completion is pending, as in Combine.
+    /// A cancel drops the values still waiting, unless the completion is already scheduled: then
+    /// it changes nothing, and the waiting values and the completion are delivered.
     ///
     /// ```swift
     /// let later = taps.delay(for: .milliseconds(300), scheduler: DispatchQueue.main)

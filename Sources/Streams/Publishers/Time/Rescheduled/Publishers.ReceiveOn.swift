@@ -3,9 +3,10 @@ extension Publisher {
     ///
     /// The subscription is handed over at once; each value and the completion is scheduled with
     /// `scheduler.schedule(options:_:)`, and the demand the subscriber returns from a value is
-    /// requested upstream once it has been delivered. Requests and cancellation go straight
-    /// upstream. A completion that is already scheduled is delivered even if the subscriber
-    /// cancels meanwhile, as in Combine; values still waiting are dropped.
+    /// requested upstream once it has been delivered, also while the completion is pending, as in
+    /// Combine. Requests and cancellation go straight upstream. A cancel drops the values still
+    /// waiting, unless the completion is already scheduled: then it changes nothing, and the
+    /// waiting values and the completion are delivered.
     ///
     /// ```swift
     /// let cancellable = request

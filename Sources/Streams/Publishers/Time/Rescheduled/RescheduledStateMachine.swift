@@ -10,7 +10,9 @@
 ///   scheduled action is left to run.
 /// - `completing`: the completion is queued and will be delivered whatever happens meanwhile
 ///   (Combine delivers a scheduled completion after a `cancel()`); later events and `cancel()`
-///   are ignored. Delivering the completion → `terminated`.
+///   are ignored. The upstream's subscription is kept, as in Combine: the demand the downstream
+///   returns for a value scheduled before the completion is still requested from it. Delivering
+///   the completion → `terminated`.
 /// - `cancelled`: the queued events were dropped; the downstream is kept until the scheduled
 ///   actions made before the cancel have run (Combine's scheduled work holds its pipeline), then
 ///   → `terminated`.
@@ -32,7 +34,7 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
     enum Phase {
         case awaitingSubscription(Box<Downstream>)
         case subscribed(upstream: any Subscription, downstream: Box<Downstream>)
-        case completing(Box<Downstream>)
+        case completing(upstream: any Subscription, downstream: Box<Downstream>)
         /// `pending` scheduled actions have yet to run.
         case cancelled(Box<Downstream>, pending: Int)
         case terminated
@@ -57,7 +59,8 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
     }
 
     /// What follows a delivered value: the upstream to ask for the demand the downstream
-    /// returned (none once cancelled or completing), and the next due event.
+    /// returned (also while the completion is pending; none once cancelled), and the next due
+    /// event.
     @usableFromInline
     struct AfterDelivery {
         @usableFromInline
@@ -135,14 +138,13 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
         return true
     }
 
-    /// The completion arrived: the upstream subscription to let go of (outside the lock) when an
-    /// action must be scheduled for it, nil when it is ignored.
+    /// The completion arrived: whether to schedule an action for it (only while subscribed).
     @inlinable
-    mutating func receive(completion: Subscribers.Completion<Downstream.Failure>) -> (any Subscription)? {
-        guard case .subscribed(let upstream, let downstream) = phase else { return nil }
-        phase = .completing(downstream)
+    mutating func receive(completion: Subscribers.Completion<Downstream.Failure>) -> Bool {
+        guard case .subscribed(let upstream, let downstream) = phase else { return false }
+        phase = .completing(upstream: upstream, downstream: downstream)
         events.append(.completion(completion))
-        return upstream
+        return true
     }
 
     /// A scheduled action has run.
@@ -170,7 +172,12 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func delivered(_ demand: Subscribers.Demand) -> AfterDelivery {
         var request: (any Subscription)?
-        if demand > 0, case .subscribed(let upstream, _) = phase { request = upstream }
+        if demand > 0 {
+            switch phase {
+            case .subscribed(let upstream, _), .completing(let upstream, _): request = upstream
+            case .awaitingSubscription, .cancelled, .terminated: break
+            }
+        }
         return AfterDelivery(request: request, next: nextDelivery())
     }
 
@@ -194,13 +201,13 @@ struct RescheduledStateMachine<Downstream: Subscriber> {
         switch event {
         case .value(let input):
             switch phase {
-            case .subscribed(_, let downstream), .completing(let downstream):
+            case .subscribed(_, let downstream), .completing(_, let downstream):
                 return .value(input, downstream)
             case .awaitingSubscription, .cancelled, .terminated:
                 preconditionFailure("RescheduledStateMachine: internal inconsistency: a value was due in the wrong phase")
             }
         case .completion(let completion):
-            guard case .completing(let downstream) = phase else {
+            guard case .completing(_, let downstream) = phase else {
                 preconditionFailure("RescheduledStateMachine: internal inconsistency: a completion was due in the wrong phase")
             }
             phase = .terminated

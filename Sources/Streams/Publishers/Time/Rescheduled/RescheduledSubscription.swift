@@ -18,7 +18,8 @@ protocol DescribedRescheduling: Rescheduling {
 /// downstream at once and requests go straight upstream; every value and the completion are
 /// queued and an action is scheduled for each, which delivers it later. The demand the
 /// downstream returns from a value is requested upstream after the delivery, unless cancelled
-/// meanwhile. A completion, once scheduled, is delivered even after a `cancel()`. Scheduled
+/// meanwhile; as in Combine, also while the completion is pending, although the upstream has
+/// completed. A completion, once scheduled, is delivered even after a `cancel()`. Scheduled
 /// actions hold the subscription, and so the downstream, strongly until they have run.
 ///
 /// The state lives in a ``RescheduledStateMachine`` behind one lock; the calls it decides on
@@ -64,9 +65,9 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let released = lock.withLockUnchecked { machine.receive(completion: completion) }
-        guard released != nil else { return }
-        rescheduler.schedule { [self] in actionRan() }
+        if lock.withLockUnchecked({ machine.receive(completion: completion) }) {
+            rescheduler.schedule { [self] in actionRan() }
+        }
     }
 
     /// One scheduled action has run: deliver the due events, unless another action already is.
