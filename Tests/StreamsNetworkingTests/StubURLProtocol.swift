@@ -13,6 +13,8 @@ final class StubURLProtocol: URLProtocol {
         var headers: [String: String] = [:]
         var body = Data()
         var error: URLError?
+        /// Never answers: the request stays in flight until it is stopped.
+        var holds = false
     }
 
     private static let stubs = Locked<[String: Stub]>([:])
@@ -41,6 +43,7 @@ final class StubURLProtocol: URLProtocol {
         let url = request.url!.absoluteString
         Self.counts.withLock { $0[url, default: 0] += 1 }
         let stub = Self.stubs.withLock { $0[url] } ?? Stub(status: 404)
+        if stub.holds { return }
         if let error = stub.error {
             client?.urlProtocol(self, didFailWithError: error)
             return
