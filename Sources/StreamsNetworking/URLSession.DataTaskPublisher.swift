@@ -12,6 +12,10 @@ extension URLSession {
     /// value, as Combine's does. ``requestPublisher(for:)-(URL)`` is Streams' richer form, with
     /// HTTP responses and ``NetworkError``.
     ///
+    /// Cancelling the subscription lets the subscriber go at once and cancels the task, except on
+    /// Linux when the session has a URL cache (as `URLSession.shared` does), where cancelling it
+    /// could crash the process: there the task runs to its end and its result is dropped.
+    ///
     /// ```swift
     /// let page = URLSession.shared.dataTaskPublisher(for: url).map(\.data)
     /// ```
