@@ -9,24 +9,34 @@ extension URLSession {
     /// result and has already let the downstream go).
     ///
     /// Where URLSession lives in FoundationNetworking, cancelling a resumed task can trap the
-    /// process ("Trying to access a behaviour for a task that in not in the registry") when the
-    /// session has a URL cache, as `URLSession.shared`, `.default` and `.ephemeral` sessions do.
-    /// There `resume()` first asks the cache for the request, on another queue, and until the
-    /// cache answers, `cancel()` can only leave its failure report waiting for the task's
-    /// protocol. Once the cache answers, the transfer may start and finish, the completion
-    /// handler run and the task leave the session's registry before that report runs; the
-    /// report then looks the finished task up in the registry, and the lookup is fatal.
-    /// Without a cache the report is queued at once, on the task's own queue, ahead of
-    /// anything that ends the task, and cancelling is safe.
+    /// process ("Trying to access a behaviour for a task that in not in the registry"): the
+    /// cancel reports its failure from a block queued for later, and if the task finishes, runs
+    /// its completion handler and leaves the session's registry first, that report looks the
+    /// finished task up in the registry, and the lookup is fatal. Two things open that window:
+    /// - a URL cache, as `URLSession.shared`, `.default` and `.ephemeral` sessions have: `resume()`
+    ///   first asks the cache for the request, on another queue, and until it answers, a cancel
+    ///   can only leave its report waiting for the task's protocol, to be queued whenever the
+    ///   cache answers;
+    /// - a `URLProtocol` of the app's (or none named, so that classes registered with
+    ///   `URLProtocol.registerClass` may answer), which may end the task from any thread.
+    /// With neither, an `http` or `https` task is loaded by FoundationNetworking's own protocol
+    /// on the session's queue, the cancel queues its report there at once, ahead of anything
+    /// that ends the task, and cancelling is safe.
     func stop(_ task: URLSessionDataTask) {
-        if cancelsResumedTasksSafely { task.cancel() }
+        if cancelsSafely(task) { task.cancel() }
     }
 
-    /// Whether a resumed task of this session can be cancelled without risk: always with
-    /// Apple's Foundation; with FoundationNetworking only when the session has no URL cache.
-    var cancelsResumedTasksSafely: Bool {
+    /// Whether `task`, resumed, can be cancelled without risk: always with Apple's Foundation;
+    /// with FoundationNetworking only for an HTTP task of a session with no URL cache whose
+    /// protocols are all FoundationNetworking's own.
+    func cancelsSafely(_ task: URLSessionDataTask) -> Bool {
         #if canImport(FoundationNetworking)
-        configuration.urlCache == nil
+        let configuration = self.configuration
+        guard configuration.urlCache == nil,
+            let scheme = task.originalRequest?.url?.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let protocols = configuration.protocolClasses, !protocols.isEmpty
+        else { return false }
+        return protocols.allSatisfy { String(reflecting: $0).hasPrefix("FoundationNetworking.") }
         #else
         true
         #endif

@@ -93,12 +93,13 @@ struct CancellationTests {
     static func cancelBatch<P: Publisher>(_ label: String, on session: URLSession, _ make: (URL) -> P) {
         guard let server = try? MisbehavingServer(.answer) else { exit(EXIT_FAILURE) }
         defer { server.stop() }
+        let url = server.url()
         let events = Locked(0)
         let live = Locked(0)
         let clock = ContinuousClock()
         for _ in 0..<batchSize {
             let probe = Probe<P.Output, P.Failure>(events: events, live: live)
-            make(server.url()).subscribe(probe)
+            make(url).subscribe(probe)
             // A busy wait of 0 to 200 µs: the cancel lands anywhere in the task's life.
             let until = clock.now + .nanoseconds(Int.random(in: 0...200_000))
             while clock.now < until {}
@@ -117,19 +118,22 @@ struct CancellationTests {
     /// The printed counts of a batch, recorded for the report and checked.
     static func check(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         print(output, terminator: "")
-        #expect(output.contains("after draining: 0; subscribers kept: 0"), "\(output)", sourceLocation: sourceLocation)
+        #expect(
+            output.contains("after draining: 0; subscribers kept: 0"), "\(output)\n\(errors)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func cancellingRequestsOnTheSharedSessionNeverCrashes() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
             CancellationTests.cancelBatch("requestPublisher, shared", on: .shared) { URLSession.shared.requestPublisher(for: $0) }
         }
         Self.check(result)
     }
 
     @Test func cancellingDataTasksOnTheSharedSessionNeverCrashes() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
             CancellationTests.cancelBatch("dataTaskPublisher, shared", on: .shared) {
                 URLSession.shared.dataTaskPublisher(for: $0)
             }
@@ -138,7 +142,7 @@ struct CancellationTests {
     }
 
     @Test func cancellingRequestsOnAnEphemeralSessionNeverCrashes() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
             let session = URLSession(configuration: .ephemeral)
             CancellationTests.cancelBatch("requestPublisher, ephemeral", on: session) { session.requestPublisher(for: $0) }
         }
@@ -146,7 +150,7 @@ struct CancellationTests {
     }
 
     @Test func cancellingRequestsOnASessionWithoutCacheNeverCrashes() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
             let configuration = URLSessionConfiguration.default
             configuration.urlCache = nil
             let session = URLSession(configuration: configuration)
@@ -213,6 +217,37 @@ struct CancellationTests {
             Self.subscribe($1, to: $0, on: session, dataTask: dataTask)
         }
         #expect(states.allSatisfy { $0 != .running })
+    }
+
+    @Test(arguments: [false, true])
+    func aCancelledRequestAnsweredByTheAppsOwnProtocolRunsToItsEndUnseen(dataTask: Bool) throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        let url = "http://stub.test/held-\(dataTask)"
+        StubURLProtocol.set(.init(holds: true), for: url)
+        let events = Locked(0)
+        var probe: Probe<Void, Never>? = Probe(events: events)
+        weak let released = probe
+        Self.subscribe(probe!, to: try #require(URL(string: url)), on: session, dataTask: dataTask)
+        #expect(Self.wait { StubURLProtocol.requests(to: url) == 1 })
+        probe?.cancel()
+        probe = nil
+        #expect(released == nil, "the subscription still holds the subscriber after cancel()")
+        let states = Locked<[URLSessionTask.State]>([])
+        let listed = DispatchSemaphore(value: 0)
+        session.getAllTasks { tasks in
+            states.withLock { $0 = tasks.map(\.state) }
+            listed.signal()
+        }
+        listed.wait()
+        #if canImport(FoundationNetworking)
+        #expect(states.withLock { $0 } == [.running])  // not cancelled: that could trap
+        #endif
+        StubURLProtocol.answerHeld(url)
+        #expect(Self.wait { Self.runningTasks(of: session) == 0 })
+        #expect(events.withLock { $0 } == 0)
     }
 
     /// Subscribes `probe` to a request for `url`, through `dataTaskPublisher` or

@@ -107,6 +107,7 @@ struct DataTaskPublisherTests {
         subscriber.request(.max(1))
         #expect(task.state == .running)
         subscriber.cancel()
+        StubURLProtocol.answerHeld(url)
     }
 
     @Test(arguments: [(Data?.none, "no data"), (Data("x".utf8), "data only")])
