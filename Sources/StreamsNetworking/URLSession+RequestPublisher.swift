@@ -14,9 +14,9 @@ extension URLSession {
     ///
     /// Every subscription sends its own request, so `retry` sends it again. Cancelling the
     /// subscription lets the subscriber go at once, and nothing reaches it afterwards; the
-    /// request in flight is cancelled, except on Linux when the session has a URL cache (as
-    /// `URLSession.shared` does), where cancelling it could crash the process: there it runs to
-    /// its end and its result is dropped.
+    /// request in flight is cancelled, except on Linux where cancelling it could crash the
+    /// process (a session with a URL cache, as `URLSession.shared` has, or with URL protocols
+    /// of the app's): there it runs to its end and its result is dropped.
     ///
     /// ```swift
     /// let answer = URLSession.shared.requestPublisher(for: URLRequest(url: url))

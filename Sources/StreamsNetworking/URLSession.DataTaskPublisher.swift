@@ -13,8 +13,9 @@ extension URLSession {
     /// HTTP responses and ``NetworkError``.
     ///
     /// Cancelling the subscription lets the subscriber go at once and cancels the task, except on
-    /// Linux when the session has a URL cache (as `URLSession.shared` does), where cancelling it
-    /// could crash the process: there the task runs to its end and its result is dropped.
+    /// Linux where cancelling it could crash the process (a session with a URL cache, as
+    /// `URLSession.shared` has, or with URL protocols of the app's): there the task runs to its
+    /// end and its result is dropped.
     ///
     /// ```swift
     /// let page = URLSession.shared.dataTaskPublisher(for: url).map(\.data)
