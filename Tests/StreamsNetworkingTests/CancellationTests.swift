@@ -116,12 +116,16 @@ struct CancellationTests {
     }
 
     /// The printed counts of a batch, recorded for the report and checked.
-    static func check(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ result: ExitTest.Result?,
+        expecting expected: String = "after draining: 0; subscribers kept: 0",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
         let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         print(output, terminator: "")
         #expect(
-            output.contains("after draining: 0; subscribers kept: 0"), "\(output)\n\(errors)",
+            output.contains(expected), "\(output)\n\(errors)",
             sourceLocation: sourceLocation)
     }
 
@@ -157,6 +161,46 @@ struct CancellationTests {
             CancellationTests.cancelBatch("requestPublisher, no URL cache", on: session) { session.requestPublisher(for: $0) }
         }
         Self.check(result)
+    }
+
+    /// The search field: names typed 0 to 200 µs apart, each checked on
+    /// `URLSession.shared` under `switchToLatest`, which cancels the check in flight on every
+    /// keystroke. Prints what it counted; exits with a failure if the last check never arrives
+    /// or tasks remain.
+    static func typeAhead() {
+        guard let server = try? MisbehavingServer(.answer) else { exit(EXIT_FAILURE) }
+        defer { server.stop() }
+        let names = PassthroughSubject<Int, Never>()
+        let answers = Locked(0)
+        let finished = Locked(false)
+        let clock = ContinuousClock()
+        let cancellable =
+            names
+            .map { URLSession.shared.requestPublisher(for: server.url(path: "/isUserNameAvailable?userName=\($0)")).asResult() }
+            .switchToLatest()
+            .sink(
+                receiveCompletion: { _ in finished.withLock { $0 = true } },
+                receiveValue: { _ in answers.withLock { $0 += 1 } })
+        for name in 0..<batchSize {
+            names.send(name)
+            let until = clock.now + .nanoseconds(Int.random(in: 0...200_000))
+            while clock.now < until {}
+        }
+        names.send(completion: .finished)  // the last check still runs to its answer
+        let answered = wait { finished.withLock { $0 } }
+        let drained = wait { runningTasks(of: .shared) == 0 }
+        cancellable.cancel()
+        print(
+            "switchToLatest, shared: typed \(batchSize) names; answers: \(answers.withLock { $0 });",
+            "after draining: \(runningTasks(of: .shared))")
+        if !answered || !drained { exit(EXIT_FAILURE) }
+    }
+
+    @Test func aSearchFieldUnderSwitchToLatestNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            CancellationTests.typeAhead()
+        }
+        Self.check(result, expecting: "after draining: 0")
     }
 
     /// Subscribes a probe through `subscribe` to a server that never answers, waits until the
