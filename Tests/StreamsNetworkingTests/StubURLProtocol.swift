@@ -54,7 +54,10 @@ final class StubURLProtocol: URLProtocol {
         Self.counts.withLock { $0[url, default: 0] += 1 }
         let stub = Self.stubs.withLock { $0[url] } ?? Stub(status: 404)
         if stub.holds {
-            Self.held.withLock { $0.append((self, stub)) }
+            // Held once: a suspended task started again is still one request to answer.
+            Self.held.withLock { held in
+                if !held.contains(where: { $0.0 === self }) { held.append((self, stub)) }
+            }
         } else {
             answer(stub)
         }
