@@ -12,8 +12,11 @@ extension URLSession {
     /// port outside 1...65535) fails with ``NetworkError/invalidRequest(reason:)`` as soon as it
     /// is subscribed to, before any I/O.
     ///
-    /// Every subscription sends its own request, so `retry` sends it again; cancelling the
-    /// subscription cancels the request in flight.
+    /// Every subscription sends its own request, so `retry` sends it again. Cancelling the
+    /// subscription lets the subscriber go at once, and nothing reaches it afterwards; the
+    /// request in flight is cancelled, except on Linux where cancelling it could crash the
+    /// process (a session with a URL cache, as `URLSession.shared` has, or with URL protocols
+    /// of the app's): there it runs to its end and its result is dropped.
     ///
     /// ```swift
     /// let answer = URLSession.shared.requestPublisher(for: URLRequest(url: url))
@@ -118,46 +121,30 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     private let request: URLRequest
     private let lock = Lock()
     // Guarded by `lock`.
-    private var downstream: Downstream?
-    private var task: URLSessionDataTask?
-    private var started = false
+    private var state: DataTaskStateMachine<Downstream>
 
     init(session: URLSession, request: URLRequest, downstream: Downstream) {
         self.session = session
         self.request = request
-        self.downstream = downstream
+        state = DataTaskStateMachine(downstream: downstream)
     }
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        let start = lock.withLockUnchecked { () -> Bool in
-            guard !started, downstream != nil else { return false }
-            started = true
-            return true
-        }
-        guard start else { return }
+        let action = lock.withLockUnchecked { state.requested(demand, resumingEveryTime: false) }
+        guard case .makeTask = action else { return }
         let completion: any RequestCompletion = self
         let task = session.dataTask(with: request) { data, response, error in
             completion.finish(data: data, response: response, error: error)
         }
-        let cancelled = lock.withLockUnchecked { () -> Bool in
-            guard downstream != nil else { return true }
-            self.task = task
-            return false
+        switch lock.withLockUnchecked({ state.made(task) }) {
+        case .resume: task.resume()
+        case .cancelUnstarted: task.cancel()
         }
-        if !cancelled { task.resume() }
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard
-            let downstream = lock.withLockUnchecked({ () -> Downstream? in
-                defer {
-                    self.downstream = nil
-                    task = nil
-                }
-                return self.downstream
-            })
-        else { return }
+        guard let downstream = lock.withLockUnchecked({ state.ended() }) else { return }
         if let error {
             let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
             downstream.receive(completion: .failure(.transport(urlError)))
@@ -172,14 +159,11 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     func cancel() {
-        let task = lock.withLockUnchecked { () -> URLSessionDataTask? in
-            defer {
-                downstream = nil
-                self.task = nil
-            }
-            return self.task
+        // The downstream is let go here, outside the lock, when the action goes out of scope.
+        switch lock.withLockUnchecked({ state.cancelled() }) {
+        case .none, .release: break
+        case .stop(let task, _): session.stop(task)
         }
-        task?.cancel()
     }
 
     var description: String { "RequestPublisher" }

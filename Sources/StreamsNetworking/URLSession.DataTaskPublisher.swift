@@ -12,6 +12,11 @@ extension URLSession {
     /// value, as Combine's does. ``requestPublisher(for:)-(URL)`` is Streams' richer form, with
     /// HTTP responses and ``NetworkError``.
     ///
+    /// Cancelling the subscription lets the subscriber go at once and cancels the task, except on
+    /// Linux where cancelling it could crash the process (a session with a URL cache, as
+    /// `URLSession.shared` has, or with URL protocols of the app's): there the task runs to its
+    /// end and its result is dropped.
+    ///
     /// ```swift
     /// let page = URLSession.shared.dataTaskPublisher(for: url).map(\.data)
     /// ```
@@ -57,7 +62,7 @@ extension URLSession {
 
         /// Attaches `subscriber`; the task starts on its first request for a value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
-            subscriber.receive(subscription: DataTaskSubscription(request: request, session: session, downstream: subscriber))
+            subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
         }
     }
 }
@@ -67,76 +72,74 @@ protocol DataTaskCompletion: AnyObject, Sendable {
     func finish(data: Data?, response: URLResponse?, error: (any Error)?)
 }
 
-/// One data task for one subscriber of ``URLSession/DataTaskPublisher``.
+/// One data task for one subscriber of ``URLSession/DataTaskPublisher``, as Combine's: the task
+/// is made on the first request and resumed on every request; it describes itself
+/// "DataTaskPublisher" and reflects its task, downstream, parent and demand.
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskCompletion, CustomStringConvertible,
-    @unchecked Sendable
+    CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    /// Where the subscription stands; guarded by `lock`.
-    private enum Phase {
-        case waiting(Downstream)
-        case running(Downstream, URLSessionDataTask?)
-        case done
-    }
-
-    private let request: URLRequest
-    private let session: URLSession
+    private let parent: URLSession.DataTaskPublisher
     private let lock = Lock()
-    private var phase: Phase
+    // Guarded by `lock`.
+    private var state: DataTaskStateMachine<Downstream>
 
-    init(request: URLRequest, session: URLSession, downstream: Downstream) {
-        self.request = request
-        self.session = session
-        phase = .waiting(downstream)
+    init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
+        self.parent = parent
+        state = DataTaskStateMachine(downstream: downstream)
     }
 
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        let started = lock.withLockUnchecked { () -> Bool in
-            guard case .waiting(let downstream) = phase else { return false }
-            phase = .running(downstream, nil)
-            return true
+        precondition(demand > 0, "API Violation: demand must not be zero")
+        switch lock.withLockUnchecked({ state.requested(demand, resumingEveryTime: true) }) {
+        case .none:
+            return
+        case .resume(let task):
+            task.resume()
+        case .makeTask:
+            let completion: any DataTaskCompletion = self
+            let task = parent.session.dataTask(with: parent.request) { data, response, error in
+                completion.finish(data: data, response: response, error: error)
+            }
+            switch lock.withLockUnchecked({ state.made(task) }) {
+            case .resume: task.resume()
+            case .cancelUnstarted: task.cancel()
+            }
         }
-        guard started else { return }
-        let completion: any DataTaskCompletion = self
-        let task = session.dataTask(with: request) { data, response, error in
-            completion.finish(data: data, response: response, error: error)
-        }
-        let keep = lock.withLockUnchecked { () -> Bool in
-            guard case .running(let downstream, nil) = phase else { return false }
-            phase = .running(downstream, task)
-            return true
-        }
-        if keep { task.resume() }
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            guard case .running(let downstream, _) = phase else { return nil }
-            phase = .done
-            return downstream
-        }
-        guard let downstream else { return }
+        guard let downstream = lock.withLockUnchecked({ state.ended() }) else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
         } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+            // Ended without an error but without a response, as Combine reports it.
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 
     func cancel() {
-        // Taken out of the lock, so that the subscriber is released outside it.
-        let previous = lock.withLockUnchecked { () -> Phase in
-            defer { phase = .done }
-            return phase
-        }
-        if case .running(_, let task?) = previous {
-            task.cancel()
+        // The downstream is let go here, outside the lock, when the action goes out of scope.
+        switch lock.withLockUnchecked({ state.cancelled() }) {
+        case .none, .release: break
+        case .stop(let task, _): parent.session.stop(task)
         }
     }
 
     var description: String { "DataTaskPublisher" }
+
+    var playgroundDescription: Any { description }
+
+    var customMirror: Mirror {
+        let (task, downstream, demand, done) = lock.withLockUnchecked {
+            (state.task, state.downstream, state.demand, state.isDone)
+        }
+        let parent: URLSession.DataTaskPublisher? = done ? nil : parent
+        return Mirror(
+            self,
+            children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])
+    }
 }
 #endif

@@ -58,5 +58,118 @@ struct DataTaskPublisherTests {
         _ = run(publisher)
         #expect(StubURLProtocol.requests(to: url) == 2)
     }
+
+    /// Whether `value`, a reflected child, is a nil Optional.
+    static func isNil(_ value: Any) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
+    /// The reflected children of `subscription`, by label, in order.
+    static func children(of subscription: (any Subscription)?) -> [(label: String, value: Any)] {
+        guard let subscription else { return [] }
+        return Mirror(reflecting: subscription).children.map { ($0.label ?? "", $0.value) }
+    }
+
+    @Test func makesTheTaskOnTheFirstRequestAndResumesItOnEveryRequest() throws {
+        let session = CannedSession(outcome: nil)
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        session.dataTaskPublisher(for: try #require(URL(string: "http://stub.test/resumes"))).subscribe(subscriber)
+        #expect(session.tasks.isEmpty)
+        subscriber.request(.max(1))
+        #expect(session.tasks.count == 1)
+        #expect(session.tasks.first?.resumeCount == 1)
+        subscriber.request(.max(2))
+        subscriber.request(.unlimited)
+        #expect(session.tasks.count == 1)
+        #expect(session.tasks.first?.resumeCount == 3)
+        subscriber.cancel()
+        subscriber.request(.max(1))
+        #expect(session.tasks.first?.resumeCount == 3)
+        #expect(subscriber.events.count == 1)  // the subscription only
+    }
+
+    @Test func resumingAgainRestartsASuspendedTask() throws {
+        // A real task: suspended by someone else, it runs again on the next request.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        let url = "http://stub.test/data-task-held"
+        StubURLProtocol.set(.init(holds: true), for: url)
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        session.dataTaskPublisher(for: try #require(URL(string: url))).subscribe(subscriber)
+        subscriber.request(.max(1))
+        let task = try #require(Self.children(of: subscriber.subscription).first?.value as? URLSessionDataTask)
+        #expect(task.state == .running)
+        task.suspend()
+        #expect(task.state == .suspended)
+        subscriber.request(.max(1))
+        #expect(task.state == .running)
+        subscriber.cancel()
+        StubURLProtocol.answerHeld(url)
+    }
+
+    @Test(arguments: [(Data?.none, "no data"), (Data("x".utf8), "data only")])
+    func aTaskThatEndsWithoutAResponseFailsWithUnknown(data: Data?, _ what: String) throws {
+        let session = CannedSession(outcome: (data: data, response: nil, error: nil))
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>()
+        session.dataTaskPublisher(for: try #require(URL(string: "http://stub.test/nothing"))).subscribe(subscriber)
+        #expect(subscriber.values.isEmpty, "\(what)")
+        #expect(subscriber.completion == .failure(URLError(.unknown)), "\(what)")
+    }
+
+    @Test func aResponseWithoutDataSendsAnEmptyBody() throws {
+        let url = try #require(URL(string: "http://stub.test/empty"))
+        let response = URLResponse(url: url, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+        let session = CannedSession(outcome: (data: nil, response: response, error: nil))
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>()
+        session.dataTaskPublisher(for: url).subscribe(subscriber)
+        #expect(subscriber.values.map(\.data) == [Data()])
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func describesAndReflectsItselfAsCombinesSubscriptionDoes() throws {
+        let session = CannedSession(outcome: nil)
+        let publisher = session.dataTaskPublisher(for: try #require(URL(string: "http://stub.test/mirror")))
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        publisher.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "DataTaskPublisher")
+        let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
+        #expect(playground as? String == "DataTaskPublisher")
+        #expect(subscription is any CustomReflectable)
+
+        var children = Self.children(of: subscription)
+        #expect(children.map(\.label) == ["task", "downstream", "parent", "demand"])
+        #expect(Self.isNil(children[0].value))
+        #expect(children[1].value as? TestSubscriber<URLSession.DataTaskPublisher.Output, URLError> === subscriber)
+        let parent = children[2].value as? URLSession.DataTaskPublisher?
+        #expect(parent??.request == publisher.request && parent??.session === session)
+        #expect(children[3].value as? Subscribers.Demand == .max(0))
+
+        subscriber.request(.max(2))
+        children = Self.children(of: subscription)
+        #expect(children[0].value as? URLSessionDataTask === session.tasks.first)
+        #expect(children[3].value as? Subscribers.Demand == .max(2))
+
+        subscriber.cancel()
+        children = Self.children(of: subscription)
+        #expect(children.map(\.label) == ["task", "downstream", "parent", "demand"])
+        #expect(children.prefix(3).allSatisfy { Self.isNil($0.value) })
+        #expect(children[3].value as? Subscribers.Demand == .max(0))
+    }
+
+    @Test func aRequestForNothingTraps() async {
+        let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+            CannedSession(outcome: nil).dataTaskPublisher(for: URL(string: "http://stub.test/none")!).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+        #if DEBUG
+        let output = String(decoding: trap?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("API Violation: demand must not be zero"), "standard error: \(output)")
+        #endif
+    }
 }
 #endif

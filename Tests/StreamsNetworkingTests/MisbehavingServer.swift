@@ -21,13 +21,16 @@ final class MisbehavingServer: Sendable {
         case reset
         /// Answers in plain HTTP at once, whatever it was sent: a TLS client meets no TLS.
         case plainHTTP
+        /// Reads the request and answers it properly: a 200 with a small JSON body.
+        case answer
     }
 
     let port: Int
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Atomic(0)
-    private let heldOpen = Locked<[Int32]>([])
+    /// The connections held open; nil once stopped.
+    private let heldOpen = Locked<[Int32]?>([])
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -51,11 +54,18 @@ final class MisbehavingServer: Sendable {
         URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
-    /// Stops accepting and closes the connections held open.
+    /// Stops accepting and closes the connections held open; only the first call does anything
+    /// (a second close could close a descriptor the process has reused since).
     func stop() {
+        let held = heldOpen.withLock { held -> [Int32]? in
+            guard let connections = held else { return nil }
+            held = nil
+            return connections
+        }
+        guard let held else { return }
         _ = shutdown(listener, Int32(SHUT_RDWR))
         _ = close(listener)
-        for connection in heldOpen.withLock({ $0 }) { _ = close(connection) }
+        for connection in held { _ = close(connection) }
     }
 
     /// A loopback port nothing listens on: bound, never listened on, closed.
@@ -75,7 +85,7 @@ final class MisbehavingServer: Sendable {
                 Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, !listening || listen(descriptor, 16) == 0 else {
+        guard bound == 0, !listening || listen(descriptor, 128) == 0 else {
             _ = close(descriptor)
             throw POSIXError(.EADDRNOTAVAIL)
         }
@@ -96,13 +106,24 @@ final class MisbehavingServer: Sendable {
         }
         readRequestHead(connection)
         switch behaviour {
+        case .answer:
+            send(
+                connection,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 20\r\nConnection: close\r\n\r\n"
+                    + "{\"isAvailable\":true}")
+            _ = close(connection)
         case .closeWithoutReply, .plainHTTP:
             _ = close(connection)
         case .closeMidBody:
             send(connection, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"isAvailable\":")
             _ = close(connection)
         case .neverAnswer:
-            heldOpen.withLock { $0.append(connection) }
+            // Held until the server stops; closed at once if it already has.
+            let held = heldOpen.withLock { held -> Bool in
+                held?.append(connection)
+                return held != nil
+            }
+            if !held { _ = close(connection) }
         case .reset:
             var linger = linger(l_onoff: 1, l_linger: 0)
             _ = setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))

@@ -13,10 +13,13 @@ final class StubURLProtocol: URLProtocol {
         var headers: [String: String] = [:]
         var body = Data()
         var error: URLError?
+        /// Answers only when the test calls ``answerHeld(_:)``: the request stays in flight.
+        var holds = false
     }
 
     private static let stubs = Locked<[String: Stub]>([:])
     private static let counts = Locked<[String: Int]>([:])
+    private static let held = Locked<[(StubURLProtocol, Stub)]>([])
 
     static func set(_ stub: Stub, for url: String) {
         stubs.withLock { $0[url] = stub }
@@ -37,10 +40,30 @@ final class StubURLProtocol: URLProtocol {
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
+    /// Answers the requests to `url` held so far, from the calling thread.
+    static func answerHeld(_ url: String) {
+        let answering = held.withLock { held in
+            defer { held.removeAll { $0.0.request.url?.absoluteString == url } }
+            return held.filter { $0.0.request.url?.absoluteString == url }
+        }
+        for (stubProtocol, stub) in answering { stubProtocol.answer(stub) }
+    }
+
     override func startLoading() {
         let url = request.url!.absoluteString
         Self.counts.withLock { $0[url, default: 0] += 1 }
         let stub = Self.stubs.withLock { $0[url] } ?? Stub(status: 404)
+        if stub.holds {
+            // Held once: a suspended task started again is still one request to answer.
+            Self.held.withLock { held in
+                if !held.contains(where: { $0.0 === self }) { held.append((self, stub)) }
+            }
+        } else {
+            answer(stub)
+        }
+    }
+
+    private func answer(_ stub: Stub) {
         if let error = stub.error {
             client?.urlProtocol(self, didFailWithError: error)
             return

@@ -1,0 +1,124 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+
+/// The state of a subscription that runs one data task for one subscriber (the request
+/// publisher's and `dataTaskPublisher`'s): a value with no lock and no callouts. Each event
+/// updates it and returns what the subscription must do once the lock is released.
+///
+/// Phases, and the events that move between them:
+/// - `waiting`: subscribed, nothing requested yet; the first request → `starting`.
+/// - `starting`: the task is being made, outside the lock; the task → `running`.
+/// - `running`: the task was resumed; its end → `done`.
+/// - `done`: ended or cancelled; the downstream is let go and later events are ignored.
+///
+/// `cancel()` leads from every phase to `done`. A task made after the cancel is cancelled
+/// before it ever starts; one already running is stopped as ``URLSession/stop(_:)`` decides.
+struct DataTaskStateMachine<Downstream> {
+    enum Phase {
+        case waiting(Downstream)
+        case starting(Downstream)
+        case running(Downstream, URLSessionDataTask)
+        case done
+    }
+
+    private(set) var phase: Phase
+    /// The demand requested so far; zero before the first request and once done.
+    private(set) var demand = Subscribers.Demand.none
+
+    init(downstream: Downstream) {
+        phase = .waiting(downstream)
+    }
+
+    /// The downstream, until done.
+    var downstream: Downstream? {
+        switch phase {
+        case .waiting(let downstream), .starting(let downstream), .running(let downstream, _): downstream
+        case .done: nil
+        }
+    }
+
+    /// The task, once made and until done.
+    var task: URLSessionDataTask? {
+        if case .running(_, let task) = phase { task } else { nil }
+    }
+
+    var isDone: Bool {
+        if case .done = phase { true } else { false }
+    }
+
+    /// What to do once the lock is released, after a request.
+    enum RequestAction {
+        case none
+        /// Make the task, then report it with ``made(_:)``.
+        case makeTask
+        /// Resume the running task again (resuming a running task does nothing).
+        case resume(URLSessionDataTask)
+    }
+
+    /// The downstream requested `demand` (more than zero). The first request makes the task; a
+    /// later one resumes it again if `resumingEveryTime`, as Combine's `dataTaskPublisher` does.
+    mutating func requested(_ demand: Subscribers.Demand, resumingEveryTime: Bool) -> RequestAction {
+        switch phase {
+        case .waiting(let downstream):
+            self.demand += demand
+            phase = .starting(downstream)
+            return .makeTask
+        case .starting:
+            self.demand += demand
+            return .none
+        case .running(_, let task):
+            self.demand += demand
+            return resumingEveryTime ? .resume(task) : .none
+        case .done:
+            return .none
+        }
+    }
+
+    /// What to do with a task just made.
+    enum MadeAction {
+        case resume
+        /// The subscription was cancelled while the task was being made: cancel it before it
+        /// ever starts (it has no transfer to race with, so this is safe everywhere).
+        case cancelUnstarted
+    }
+
+    mutating func made(_ task: URLSessionDataTask) -> MadeAction {
+        guard case .starting(let downstream) = phase else { return .cancelUnstarted }
+        phase = .running(downstream, task)
+        return .resume
+    }
+
+    /// The task ended: the downstream to tell, or nil if the subscription was cancelled.
+    mutating func ended() -> Downstream? {
+        let downstream = self.downstream
+        finish()
+        return downstream
+    }
+
+    /// What to do once the lock is released, after a cancel.
+    enum CancelAction {
+        case none
+        /// Let the downstream go; no task runs.
+        case release(Downstream)
+        /// Let the downstream go and stop the running task.
+        case stop(URLSessionDataTask, releasing: Downstream)
+    }
+
+    mutating func cancelled() -> CancelAction {
+        let previous = phase
+        finish()
+        switch previous {
+        case .waiting(let downstream), .starting(let downstream): return .release(downstream)
+        case .running(let downstream, let task): return .stop(task, releasing: downstream)
+        case .done: return .none
+        }
+    }
+
+    private mutating func finish() {
+        phase = .done
+        demand = .none
+    }
+}

@@ -1,0 +1,308 @@
+// Cancelling requests in flight, against a loopback server: what a search field under
+// `switchToLatest` does on every keystroke.
+#if canImport(Glibc)
+import Dispatch
+import Foundation
+import Glibc
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+import StreamsNetworking
+import StreamsTesting
+import Testing
+
+/// A subscriber that asks for everything, counts what it is sent and lets the test see when it
+/// is released.
+final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+    let events: Locked<Int>
+    /// How many probes are alive, if counted.
+    let live: Locked<Int>?
+    private let subscription = Locked<(any Subscription)?>(nil)
+
+    init(events: Locked<Int>, live: Locked<Int>? = nil) {
+        self.events = events
+        self.live = live
+        live?.withLock { $0 += 1 }
+    }
+
+    deinit {
+        live?.withLock { $0 -= 1 }
+    }
+
+    func receive(subscription: any Subscription) {
+        self.subscription.withLock { $0 = subscription }
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        events.withLock { $0 += 1 }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        events.withLock { $0 += 1 }
+    }
+
+    func cancel() {
+        subscription.withLock { $0.take() }?.cancel()
+    }
+}
+
+@Suite("Cancelling requests in flight")
+struct CancellationTests {
+    /// Requests per batch: the 2,000, fewer under ThreadSanitizer, which runs threaded
+    /// code five to fifteen times slower.
+    static var batchSize: Int {
+        #if STREAMS_TSAN
+        400
+        #else
+        2_000
+        #endif
+    }
+
+    /// The tasks `session` has not finished yet.
+    static func runningTasks(of session: URLSession) -> Int {
+        let count = Locked(0)
+        let done = DispatchSemaphore(value: 0)
+        session.getAllTasks { tasks in
+            count.withLock { $0 = tasks.count }
+            done.signal()
+        }
+        done.wait()
+        return count.withLock { $0 }
+    }
+
+    /// Waits, yielding the processor, until `condition` holds; false if it still does not after
+    /// `limit` (a bound on the wait, not a measure of speed).
+    static func wait(upTo limit: Duration = .seconds(20), until condition: () -> Bool) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !condition() {
+            guard clock.now < deadline else { return false }
+            sched_yield()
+        }
+        return true
+    }
+
+    /// Sends `batchSize` requests through the publishers `make` returns, cancels each one 0 to
+    /// 200 µs after it starts, then waits until `session` has no task left and every subscriber
+    /// has been let go. Prints what it counted; exits with a failure if tasks or subscribers
+    /// remain. Run in a child process: before Streams stopped cancelling there, the batch
+    /// trapped inside FoundationNetworking.
+    static func cancelBatch<P: Publisher>(_ label: String, on session: URLSession, _ make: (URL) -> P) {
+        guard let server = try? MisbehavingServer(.answer) else { exit(EXIT_FAILURE) }
+        defer { server.stop() }
+        let url = server.url()
+        let events = Locked(0)
+        let live = Locked(0)
+        let clock = ContinuousClock()
+        for _ in 0..<batchSize {
+            let probe = Probe<P.Output, P.Failure>(events: events, live: live)
+            make(url).subscribe(probe)
+            // A busy wait of 0 to 200 µs: the cancel lands anywhere in the task's life.
+            let until = clock.now + .nanoseconds(Int.random(in: 0...200_000))
+            while clock.now < until {}
+            probe.cancel()
+        }
+        let runningAfterBatch = runningTasks(of: session)
+        let drained = wait { runningTasks(of: session) == 0 }
+        let released = wait { live.withLock { $0 } == 0 }
+        print(
+            "\(label): cancelled \(batchSize) requests; tasks still running after the batch: \(runningAfterBatch);",
+            "after draining: \(runningTasks(of: session)); subscribers kept: \(live.withLock { $0 });",
+            "events delivered before their cancel: \(events.withLock { $0 })")
+        if !drained || !released { exit(EXIT_FAILURE) }
+    }
+
+    /// The printed counts of a batch, recorded for the report and checked.
+    static func check(
+        _ result: ExitTest.Result?,
+        expecting expected: String = "after draining: 0; subscribers kept: 0",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        print(output, terminator: "")
+        #expect(
+            output.contains(expected), "\(output)\n\(errors)",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test func cancellingRequestsOnTheSharedSessionNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            CancellationTests.cancelBatch("requestPublisher, shared", on: .shared) { URLSession.shared.requestPublisher(for: $0) }
+        }
+        Self.check(result)
+    }
+
+    @Test func cancellingDataTasksOnTheSharedSessionNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            CancellationTests.cancelBatch("dataTaskPublisher, shared", on: .shared) {
+                URLSession.shared.dataTaskPublisher(for: $0)
+            }
+        }
+        Self.check(result)
+    }
+
+    @Test func cancellingRequestsOnAnEphemeralSessionNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            let session = URLSession(configuration: .ephemeral)
+            CancellationTests.cancelBatch("requestPublisher, ephemeral", on: session) { session.requestPublisher(for: $0) }
+        }
+        Self.check(result)
+    }
+
+    @Test func cancellingRequestsOnASessionWithoutCacheNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            let configuration = URLSessionConfiguration.default
+            configuration.urlCache = nil
+            let session = URLSession(configuration: configuration)
+            CancellationTests.cancelBatch("requestPublisher, no URL cache", on: session) { session.requestPublisher(for: $0) }
+        }
+        Self.check(result)
+    }
+
+    /// The search field: names typed 0 to 200 µs apart, each checked on
+    /// `URLSession.shared` under `switchToLatest`, which cancels the check in flight on every
+    /// keystroke. Prints what it counted; exits with a failure if the last check never arrives
+    /// or tasks remain.
+    static func typeAhead() {
+        guard let server = try? MisbehavingServer(.answer) else { exit(EXIT_FAILURE) }
+        defer { server.stop() }
+        let names = PassthroughSubject<Int, Never>()
+        let answers = Locked(0)
+        let finished = Locked(false)
+        let clock = ContinuousClock()
+        let cancellable =
+            names
+            .map { URLSession.shared.requestPublisher(for: server.url(path: "/isUserNameAvailable?userName=\($0)")).asResult() }
+            .switchToLatest()
+            .sink(
+                receiveCompletion: { _ in finished.withLock { $0 = true } },
+                receiveValue: { _ in answers.withLock { $0 += 1 } })
+        for name in 0..<batchSize {
+            names.send(name)
+            let until = clock.now + .nanoseconds(Int.random(in: 0...200_000))
+            while clock.now < until {}
+        }
+        names.send(completion: .finished)  // the last check still runs to its answer
+        let answered = wait { finished.withLock { $0 } }
+        let drained = wait { runningTasks(of: .shared) == 0 }
+        cancellable.cancel()
+        print(
+            "switchToLatest, shared: typed \(batchSize) names; answers: \(answers.withLock { $0 });",
+            "after draining: \(runningTasks(of: .shared))")
+        if !answered || !drained { exit(EXIT_FAILURE) }
+    }
+
+    @Test func aSearchFieldUnderSwitchToLatestNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            CancellationTests.typeAhead()
+        }
+        Self.check(result, expecting: "after draining: 0")
+    }
+
+    /// Subscribes a probe through `subscribe` to a server that never answers, waits until the
+    /// request reached it, and cancels: the subscriber must be let go at once and never hear
+    /// from the request. Returns the states of the session's tasks right after the cancel.
+    /// Unless `endsWithoutServer`, the server is then stopped, which ends a task still waiting
+    /// for it; either way every task must end.
+    static func cancelWhileTheServerHoldsTheRequest(
+        session: URLSession,
+        endsWithoutServer: Bool,
+        subscribe: (URL, Probe<Void, Never>) -> Void
+    ) throws -> [URLSessionTask.State] {
+        let server = try MisbehavingServer(.neverAnswer)
+        defer { server.stop() }
+        let events = Locked(0)
+        var probe: Probe<Void, Never>? = Probe(events: events)
+        weak let released = probe
+        subscribe(server.url(), probe!)
+        #expect(wait { server.connections == 1 })
+        probe?.cancel()
+        probe = nil
+        #expect(released == nil, "the subscription still holds the subscriber after cancel()")
+        let states = Locked<[URLSessionTask.State]>([])
+        let listed = DispatchSemaphore(value: 0)
+        session.getAllTasks { tasks in
+            states.withLock { $0 = tasks.map(\.state) }
+            listed.signal()
+        }
+        listed.wait()
+        if !endsWithoutServer { server.stop() }
+        #expect(wait { runningTasks(of: session) == 0 })
+        #expect(events.withLock { $0 } == 0)
+        return states.withLock { $0 }
+    }
+
+    @Test(arguments: [false, true])
+    func aCancelledRequestOnACachingSessionRunsToItsEndUnseen(dataTask: Bool) throws {
+        let session = URLSession(configuration: .ephemeral)
+        let states = try Self.cancelWhileTheServerHoldsTheRequest(session: session, endsWithoutServer: false) {
+            Self.subscribe($1, to: $0, on: session, dataTask: dataTask)
+        }
+        #if canImport(FoundationNetworking)
+        // Not cancelled (that could trap): it runs until the server lets it go.
+        try #require(session.configuration.urlCache != nil)
+        #expect(states == [.running])
+        #else
+        #expect(states.allSatisfy { $0 != .running })
+        #endif
+    }
+
+    @Test(arguments: [false, true])
+    func aCancelledRequestOnASessionWithoutCacheIsCancelled(dataTask: Bool) throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        // Cancelled: the task ends while the server still holds the connection.
+        let states = try Self.cancelWhileTheServerHoldsTheRequest(session: session, endsWithoutServer: true) {
+            Self.subscribe($1, to: $0, on: session, dataTask: dataTask)
+        }
+        #expect(states.allSatisfy { $0 != .running })
+    }
+
+    @Test(arguments: [false, true])
+    func aCancelledRequestAnsweredByTheAppsOwnProtocolRunsToItsEndUnseen(dataTask: Bool) throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        let url = "http://stub.test/held-\(dataTask)"
+        StubURLProtocol.set(.init(holds: true), for: url)
+        let events = Locked(0)
+        var probe: Probe<Void, Never>? = Probe(events: events)
+        weak let released = probe
+        Self.subscribe(probe!, to: try #require(URL(string: url)), on: session, dataTask: dataTask)
+        #expect(Self.wait { StubURLProtocol.requests(to: url) == 1 })
+        probe?.cancel()
+        probe = nil
+        #expect(released == nil, "the subscription still holds the subscriber after cancel()")
+        let states = Locked<[URLSessionTask.State]>([])
+        let listed = DispatchSemaphore(value: 0)
+        session.getAllTasks { tasks in
+            states.withLock { $0 = tasks.map(\.state) }
+            listed.signal()
+        }
+        listed.wait()
+        #if canImport(FoundationNetworking)
+        #expect(states.withLock { $0 } == [.running])  // not cancelled: that could trap
+        #endif
+        StubURLProtocol.answerHeld(url)
+        #expect(Self.wait { Self.runningTasks(of: session) == 0 })
+        #expect(events.withLock { $0 } == 0)
+    }
+
+    /// Subscribes `probe` to a request for `url`, through `dataTaskPublisher` or
+    /// `requestPublisher`, its output mapped away.
+    private static func subscribe(_ probe: Probe<Void, Never>, to url: URL, on session: URLSession, dataTask: Bool) {
+        if dataTask {
+            session.dataTaskPublisher(for: url).map { _ in }.replaceError(with: ()).subscribe(probe)
+        } else {
+            session.requestPublisher(for: url).map { _ in }.replaceError(with: ()).subscribe(probe)
+        }
+    }
+}
+
+#endif
