@@ -398,6 +398,7 @@ struct MainActorIsolationTests {
         #expect(await signalled(model.delivered))
         #expect(model.ranOnMain.withLock { $0 } == [true])
         #expect(model.rows == ["1: one", "2: two"])
+        task.cancel()
         await task.value
     }
 }
