@@ -84,6 +84,24 @@ struct RetryOnTests {
         #expect(subscriber.completion == nil)
     }
 
+    @Test func cancellingInsideTheTriggerFactorySubscribesToNoTrigger() {
+        let triggerSubscriptions = Log<Void>()
+        var attempts = 0
+        let subscriber = TestSubscriber<Int, TestError>()
+        Deferred { () -> Fail<Int, TestError> in
+            attempts += 1
+            return Fail(error: .oops)
+        }
+        .retry(on: { _ in
+            subscriber.cancel()
+            return Just(()).handleEvents(receiveSubscription: { _ in triggerSubscriptions.append(()) })
+        })
+        .subscribe(subscriber)
+        #expect(triggerSubscriptions.items.isEmpty)
+        #expect(attempts == 1)
+        #expect(subscriber.completion == nil)
+    }
+
     @Test func demandCarriesOver() {
         let tryAgain = PassthroughSubject<Void, Never>()
         var attempts = 0

@@ -237,6 +237,117 @@ struct RetryWhenTests {
         #expect(subscriber.completion == nil)
     }
 
+    /// A test scheduler that counts the waits started on it (its repeating `schedule`, which
+    /// the retry waits with).
+    struct WaitCountingScheduler: Scheduler {
+        typealias SchedulerTimeType = TestScheduler.SchedulerTimeType
+        typealias SchedulerOptions = TestScheduler.SchedulerOptions
+
+        let scheduler: TestScheduler
+        let waits = Locked(0)
+
+        var now: SchedulerTimeType { scheduler.now }
+        var minimumTolerance: SchedulerTimeType.Stride { scheduler.minimumTolerance }
+
+        func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+            scheduler.schedule(options: options, action)
+        }
+
+        func schedule(
+            after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+            _ action: @escaping () -> Void
+        ) {
+            scheduler.schedule(after: date, tolerance: tolerance, options: options, action)
+        }
+
+        func schedule(
+            after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+            options: SchedulerOptions?, _ action: @escaping () -> Void
+        ) -> any Cancellable {
+            waits.withLock { $0 += 1 }
+            return scheduler.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+        }
+    }
+
+    @Test func cancellingInsideWhenTakesNoBudgetTokenAndCallsNothingMore() {
+        let scheduler = TestScheduler()
+        let server = Server(scheduler: scheduler)
+        let budget = RetryBudget(capacity: 10, retryCost: 1, successRefill: 0)
+        let retries = Log<Int>()
+        let subscriber = TestSubscriber<Int, Flaky>()
+        server.publisher
+            .retry(
+                5,
+                when: { _ in
+                    subscriber.cancel()
+                    return true
+                },
+                backoff: .constant(.seconds(1)), budget: budget, scheduler: scheduler,
+                onRetry: { retries.append($0.retry) }
+            )
+            .subscribe(subscriber)
+        scheduler.advance(by: .seconds(10))
+        #expect(budget.available == 10)
+        #expect(retries.items.isEmpty)
+        #expect(scheduler.scheduledCount == 0)
+        #expect(server.subscriptions == [0])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func cancellingInsideOnRetryStartsNoWait() {
+        let scheduler = WaitCountingScheduler(scheduler: TestScheduler())
+        let server = Server(scheduler: scheduler.scheduler)
+        let retries = Log<Int>()
+        let subscriber = TestSubscriber<Int, Flaky>()
+        server.publisher
+            .retry(
+                5, backoff: .constant(.seconds(1)), scheduler: scheduler,
+                onRetry: { attempt in
+                    retries.append(attempt.retry)
+                    if attempt.retry == 2 { subscriber.cancel() }
+                }
+            )
+            .subscribe(subscriber)
+        scheduler.scheduler.advance(by: .seconds(10))
+        #expect(retries.items == [1, 2])
+        #expect(scheduler.waits.withLock { $0 } == 1)
+        #expect(server.subscriptions == [0, 1_000])
+        #expect(subscriber.completion == nil)
+    }
+
+    /// A seeded generator that calls `onDraw` before each number it draws.
+    struct ObservedGenerator: RandomNumberGenerator, Sendable {
+        var seeded = SeededRandomNumberGenerator(seed: 1)
+        let onDraw: @Sendable () -> Void
+
+        mutating func next() -> UInt64 {
+            onDraw()
+            return seeded.next()
+        }
+    }
+
+    @Test func aBudgetTokenTakenForARetryCancelledMeanwhileIsGivenBack() {
+        // The cancel comes after `when` has answered, while the wait is being worked out (here
+        // from inside the jitter's generator, where another thread's cancel could land too).
+        let scheduler = TestScheduler()
+        let server = Server(scheduler: scheduler)
+        let budget = RetryBudget(capacity: 10, retryCost: 1, successRefill: 0)
+        let retries = Log<Int>()
+        let subscriber = TestSubscriber<Int, Flaky>()
+        server.publisher
+            .retry(
+                5, backoff: .exponential(initial: .seconds(1)), budget: budget, scheduler: scheduler,
+                random: ObservedGenerator(onDraw: { subscriber.cancel() }),
+                onRetry: { retries.append($0.retry) }
+            )
+            .subscribe(subscriber)
+        scheduler.advance(by: .seconds(10))
+        #expect(budget.available == 10)
+        #expect(retries.items.isEmpty)
+        #expect(server.subscriptions == [0])
+        #expect(subscriber.completion == nil)
+    }
+
     @Test func jitterIsReproducibleWithASeededGenerator() {
         func instants(seed: UInt64) -> [Int64] {
             let scheduler = TestScheduler()

@@ -17,7 +17,10 @@ extension Publisher {
     ///
     /// Giving up always delivers the last error unchanged. The downstream sees one
     /// subscription; its outstanding demand carries over to each new attempt. Cancelling, even
-    /// while waiting, stops everything at once. See Docs/RetryAndBackoff.md.
+    /// while waiting, cancels the wait and never subscribes again; when another thread is busy
+    /// with the retry, at most the one call it has already begun (`when`, `onRetry`, the
+    /// scheduler, a subscription to the upstream) still runs, and nothing after it. See
+    /// Docs/RetryAndBackoff.md.
     ///
     /// ```swift
     /// let profile = Deferred { api.fetchProfile() }

@@ -64,6 +64,13 @@ public final class RetryBudget: Sendable {
         }
     }
 
+    /// Gives back the cost of a retry that was paid for and then not made (its stream was
+    /// cancelled meanwhile), up to `capacity`.
+    @usableFromInline
+    func refundRetry() {
+        lock.withLockUnchecked { tokens = min(capacity, tokens + retryCost) }
+    }
+
     /// Gives back `successRefill` tokens for a successful attempt, up to `capacity`.
     ///
     /// ```swift

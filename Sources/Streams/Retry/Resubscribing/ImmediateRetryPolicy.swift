@@ -14,7 +14,9 @@ struct ImmediateRetryPolicy<Failure: Error>: ResubscribePolicy {
     static var name: String { "Retry" }
 
     @inlinable
-    func decide(after error: Failure, attempt: Int) -> ResubscribeDecision {
+    func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
+        -> ResubscribeDecision
+    where Target.Failure == Failure {
         guard let retries else { return .now }
         return attempt <= retries ? .now : .giveUp
     }

@@ -2,8 +2,11 @@
 /// now, or wait first (on a scheduler, or for a trigger).
 ///
 /// `retry(_:)`, the selective `retry(_:when:backoff:scheduler:)` and `retry(on:)` share one
-/// subscription and differ only in their policy. Both methods run outside the lock and may call
+/// subscription and differ only in their policy. The methods run outside the lock and may call
 /// user code; `decide` is never called concurrently with itself (one attempt runs at a time).
+/// Before each call out after the first, a policy asks the target
+/// (``ResubscribeWaitTarget/mayProceed(afterFailureOf:)``) whether the stream still wants it, so
+/// that after a cancel nothing new begins.
 @usableFromInline
 protocol ResubscribePolicy {
     associatedtype Failure: Error
@@ -14,8 +17,15 @@ protocol ResubscribePolicy {
     /// The budget that each attempt's first value or `.finished` refills, if any.
     var budget: RetryBudget? { get }
 
-    /// Judges `error`, which ended attempt number `attempt` (1 for the first attempt).
-    func decide(after error: Failure, attempt: Int) -> ResubscribeDecision
+    /// Judges `error`, which ended attempt number `attempt` (1 for the first attempt), checking
+    /// with `target` before each call out after the first.
+    func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
+        -> ResubscribeDecision
+    where Target.Failure == Failure
+
+    /// `decision` was not carried out, because the stream was cancelled while it was being made:
+    /// gives back what making it took (a retry budget's token).
+    func dropped(_ decision: ResubscribeDecision)
 
     /// Starts the wait that `decide` asked for with `.wait(delay)`, reporting to `target`: first
     /// ``ResubscribeWaitTarget/waitStarted(_:attempt:)`` with what cancels the wait, as soon as
@@ -30,4 +40,7 @@ protocol ResubscribePolicy {
 extension ResubscribePolicy {
     @inlinable
     var budget: RetryBudget? { nil }
+
+    @inlinable
+    func dropped(_ decision: ResubscribeDecision) {}
 }

@@ -14,6 +14,16 @@
 /// decided meanwhile (a synchronous failure, a timer on an immediate scheduler, a synchronous
 /// trigger) is left to that thread's loop instead of nesting a new subscribe call.
 ///
+/// Cancellation: no lock is held while calling out, so a `cancel` cannot stop a call that
+/// another thread has begun. Instead every call out is cleared by an event just before it
+/// (``receivedCompletion(finished:)`` before the policy's decision, ``mayProceed(afterFailureOf:)``
+/// between the policy's own calls, ``decided(_:)`` before the wait starts,
+/// ``willSubscribe()``, ``subscribeReturned()``, ``start()`` and ``decided(_:)`` before each
+/// subscription to the upstream), and none is cleared once `terminated`. What was cleared before
+/// the cancel and arrives after it is refused: a subscription is cancelled
+/// (``receivedSubscription(_:)``), a wait is cancelled (``waitStarted(_:attempt:)``), a decision
+/// is dropped (``decided(_:)``).
+///
 /// The machine is not generic, and keeps the resources as `AnyObject` (the subscription knows
 /// their type): an upstream calls the subscription through the `Subscriber` protocol, so its
 /// code runs unspecialised, and there every use of a generic type costs a metadata lookup.
@@ -226,9 +236,32 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
+    enum ProceedAction {
+        case proceed
+        /// Cancelled: call nothing more.
+        case cancelled
+    }
+
+    /// The policy is about to call out again while deciding about, or starting the wait after,
+    /// the failure of attempt `attempt`.
+    @inlinable
+    mutating func mayProceed(afterFailureOf attempt: Int) -> ProceedAction {
+        switch phase {
+        case .deciding(attempt), .waiting(attempt, nil):
+            return .proceed
+        case .terminated:
+            return .cancelled
+        case .idle, .attempting, .deciding, .waiting:
+            preconditionFailure("ResubscribingStateMachine: internal inconsistency: a policy went on after its turn")
+        }
+    }
+
+    @usableFromInline
     enum DecidedAction {
-        /// Cancelled meanwhile, or the subscribing thread will subscribe again.
+        /// The subscribing thread will subscribe again.
         case nothing
+        /// Cancelled while deciding: the decision is dropped.
+        case cancelled
         /// Deliver the failure.
         case finish(Remains)
         case subscribe(Resources)
@@ -243,7 +276,7 @@ struct ResubscribingStateMachine {
             guard case .terminated = phase else {
                 preconditionFailure("ResubscribingStateMachine: internal inconsistency: a decision arrived with none in progress")
             }
-            return .nothing
+            return .cancelled
         }
         switch decision {
         case .giveUp:
@@ -270,15 +303,37 @@ struct ResubscribingStateMachine {
     @usableFromInline
     enum WaitEndedAction {
         case ignore
-        /// Cancel `wait` (it may repeat), then subscribe with `resources` if given.
-        case resubscribe(wait: (any Cancellable)?, resources: Resources?)
+        /// Cancel `wait` (it may repeat), then, if `subscribes`, report ``willSubscribe()`` and
+        /// subscribe.
+        case resubscribe(wait: (any Cancellable)?, subscribes: Bool)
     }
 
     /// The wait after `attempt` is over.
     @inlinable
     mutating func waitEnded(attempt: Int) -> WaitEndedAction {
         guard case .waiting(attempt, let wait) = phase else { return .ignore }
-        return .resubscribe(wait: wait, resources: beginAttempt(attempt + 1))
+        return .resubscribe(wait: wait, subscribes: beginAttempt(attempt + 1) != nil)
+    }
+
+    @usableFromInline
+    enum SubscribeAction {
+        case subscribe(Resources)
+        /// Cancelled since the attempt began: subscribe to nothing.
+        case cancelled
+    }
+
+    /// The thread whose turn it is to subscribe (``waitEnded(attempt:)`` said so) is about to.
+    @inlinable
+    mutating func willSubscribe() -> SubscribeAction {
+        guard case .attempting(_, nil, _) = phase, let resources else {
+            guard case .terminated = phase else {
+                preconditionFailure(
+                    "ResubscribingStateMachine: internal inconsistency: an attempt moved on before it was subscribed")
+            }
+            loop = .idle
+            return .cancelled
+        }
+        return .subscribe(resources)
     }
 
     /// The wait after `attempt` ended without its signal: give up.

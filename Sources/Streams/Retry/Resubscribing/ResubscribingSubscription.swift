@@ -9,7 +9,9 @@
 /// loop, so that any number of synchronous failures does not grow the stack.
 ///
 /// The state lives in a ``ResubscribingStateMachine`` behind one lock; the returned actions
-/// (calls to the upstream, the downstream, the policy and its wait) run outside it.
+/// (calls to the upstream, the downstream, the policy and its wait) run outside it, each cleared
+/// by the machine just before it, so that once `cancel()` has returned at most a call already
+/// cleared on another thread still runs, and nothing begins after it.
 @usableFromInline
 final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
     Subscription, Subscriber, ResubscribeWaitTarget,
@@ -111,10 +113,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Asks the policy about the failure `error` of attempt `attempt` and does what it says.
     @inlinable
     func decide(after error: Failure, attempt: Int, resources: Resources) {
-        let decision = resources.policy.decide(after: error, attempt: attempt)
+        let decision = resources.policy.decide(after: error, attempt: attempt, checking: self)
         switch lock.withLockUnchecked({ state.decided(decision) }) {
         case .nothing:
             return
+        case .cancelled:
+            resources.policy.dropped(decision)
         case .finish(let remains):
             remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
         case .subscribe(let resources):
@@ -127,6 +131,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: ResubscribeWaitTarget
 
     @inlinable
+    func mayProceed(afterFailureOf attempt: Int) -> Bool {
+        switch lock.withLockUnchecked({ state.mayProceed(afterFailureOf: attempt) }) {
+        case .proceed: true
+        case .cancelled: false
+        }
+    }
+
+    @inlinable
     func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
         guard lock.withLockUnchecked({ state.waitStarted(wait, attempt: attempt) }) else {
             wait.cancel()
@@ -137,10 +149,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func waitEnded(attempt: Int) {
-        guard case .resubscribe(let wait, let resources) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
+        guard case .resubscribe(let wait, let subscribes) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
         else { return }
         wait?.cancel()
-        if let resources { subscribe(with: typed(resources)) }
+        guard subscribes, case .subscribe(let resources) = lock.withLockUnchecked({ state.willSubscribe() }) else { return }
+        subscribe(with: typed(resources))
     }
 
     @inlinable

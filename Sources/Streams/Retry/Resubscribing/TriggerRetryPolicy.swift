@@ -17,15 +17,20 @@ struct TriggerRetryPolicy<UpstreamFailure: Error, Trigger: Publisher>: Resubscri
     static var name: String { "RetryOn" }
 
     @inlinable
-    func decide(after error: Failure, attempt: Int) -> ResubscribeDecision {
+    func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
+        -> ResubscribeDecision
+    where Target.Failure == Failure {
         .wait(.zero)
     }
 
-    /// Subscribes to the trigger made from `error` and asks it for one value.
+    /// Subscribes to the trigger made from `error` and asks it for one value; a trigger made
+    /// while the stream was cancelled is not subscribed to.
     @inlinable
     func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
     where Target.Failure == Failure {
-        trigger(error).receive(subscriber: Listener(target: target, attempt: attempt, error: error))
+        let trigger = trigger(error)
+        guard target.mayProceed(afterFailureOf: attempt) else { return }
+        trigger.receive(subscriber: Listener(target: target, attempt: attempt, error: error))
     }
 
     /// Reports the trigger's events to the waiting subscription: its value ends the wait (and
