@@ -1,0 +1,129 @@
+import Streams
+import StreamsTesting
+import Testing
+
+/// What the mirrors of Combine's inner objects show of the state they keep: the value itself, of
+/// its own type (never wrapped in one more `Optional`), for as long as Combine keeps it.
+@Suite("mirrors at the edges")
+struct MirrorEdgeTests {
+    /// One child of a mirror, as `String(describing:)` and `dump` show it.
+    struct Child {
+        let label: String?
+        let value: Any
+        var text: String { String(describing: value) }
+        var dumped: String {
+            var output = ""
+            dump(value, to: &output)
+            return output
+        }
+        /// Whether the value's dynamic type is exactly `T` (an `Int` is not an `Int?`).
+        func hasType<T>(_: T.Type) -> Bool { type(of: value) == T.self }
+    }
+
+    func children(of object: Any) -> [Child] {
+        Mirror(reflecting: object).children.map { Child(label: $0.label, value: $0.value) }
+    }
+
+    func child(_ label: String, of object: Any, sourceLocation: SourceLocation = #_sourceLocation) throws -> Child {
+        try #require(children(of: object).first { $0.label == label }, sourceLocation: sourceLocation)
+    }
+
+    /// Subscribes a subscriber that asks for nothing and returns it with its subscription.
+    func subscribe<P: Publisher>(_ publisher: P) throws -> (TestSubscriber<P.Output, P.Failure>, any Subscription) {
+        let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: nil)
+        publisher.subscribe(subscriber)
+        return (subscriber, try #require(subscriber.subscription))
+    }
+
+    /// Checks that `subscription` shows `42` as its one unlabeled child, of type `Int`.
+    func expectShowsTheValue(_ subscription: any Subscription, sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = children(of: subscription)
+        #expect(shown.map(\.label) == [nil], sourceLocation: sourceLocation)
+        guard let value = shown.first else { return }
+        #expect(value.text == "42", sourceLocation: sourceLocation)
+        #expect(value.dumped == "- 42\n", sourceLocation: sourceLocation)
+        #expect(value.hasType(Int.self), sourceLocation: sourceLocation)
+    }
+
+    // MARK: Just, Optional.Publisher, Result.Publisher
+
+    func expectKeepsTheValue<P: Publisher>(
+        _ publisher: P, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws where P.Output == Int {
+        let (subscriber, subscription) = try subscribe(publisher)
+        #expect(String(describing: subscription) == name, sourceLocation: sourceLocation)
+        expectShowsTheValue(subscription, sourceLocation: sourceLocation)
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [42], sourceLocation: sourceLocation)
+        expectShowsTheValue(subscription, sourceLocation: sourceLocation)
+
+        let (cancelling, cancelled) = try subscribe(publisher)
+        cancelling.cancel()
+        expectShowsTheValue(cancelled, sourceLocation: sourceLocation)
+    }
+
+    @Test func justShowsItsValueUnwrappedBeforeAndAfterDeliveryOrCancel() throws {
+        try expectKeepsTheValue(Just(42), named: "Just")
+    }
+
+    @Test func optionalPublisherShowsItsValueUnwrappedBeforeAndAfterDeliveryOrCancel() throws {
+        try expectKeepsTheValue(Optional(42).publisher, named: "Optional")
+    }
+
+    @Test func resultPublisherShowsItsValueUnwrappedBeforeAndAfterDeliveryOrCancel() throws {
+        try expectKeepsTheValue(Result<Int, TestError>.success(42).publisher, named: "Once")
+    }
+
+    // MARK: removeDuplicates, tryRemoveDuplicates, tryScan
+
+    func expectLastIsOneOptional<P: Publisher>(
+        _ makePipeline: (PassthroughSubject<Int, TestError>) -> P, named name: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws where P.Output == Int {
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, P.Failure>()
+        makePipeline(subject).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription, sourceLocation: sourceLocation)
+        #expect(String(describing: subscription) == name, sourceLocation: sourceLocation)
+        #expect(children(of: subscription).map(\.label) == ["downstream", "last"], sourceLocation: sourceLocation)
+        let before = try child("last", of: subscription, sourceLocation: sourceLocation)
+        #expect(before.text == "nil", sourceLocation: sourceLocation)
+        #expect(before.hasType(Int?.self), sourceLocation: sourceLocation)
+        for value in [1, 1] { subject.send(value) }
+        let after = try child("last", of: subscription, sourceLocation: sourceLocation)
+        #expect(after.text == "Optional(1)", sourceLocation: sourceLocation)
+        #expect(after.hasType(Int?.self), sourceLocation: sourceLocation)
+        subject.send(2)
+        #expect(
+            try child("last", of: subscription, sourceLocation: sourceLocation).text == "Optional(2)",
+            sourceLocation: sourceLocation)
+        #expect(subscriber.values == [1, 2], sourceLocation: sourceLocation)
+    }
+
+    @Test func removeDuplicatesShowsTheLastValueAsOneOptional() throws {
+        try expectLastIsOneOptional({ $0.removeDuplicates() }, named: "RemoveDuplicates")
+        try expectLastIsOneOptional({ $0.removeDuplicates(by: ==) }, named: "RemoveDuplicates")
+    }
+
+    @Test func tryRemoveDuplicatesShowsTheLastValueAsOneOptional() throws {
+        try expectLastIsOneOptional({ $0.tryRemoveDuplicates(by: ==) }, named: "TryRemoveDuplicates")
+    }
+
+    @Test func tryScanShowsTheAccumulatedValueItself() throws {
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, any Error>()
+        subject.tryScan(0) { $0 + $1 }.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "TryScan")
+        #expect(children(of: subscription).map(\.label) == ["downstream", "status", "result"])
+        let initial = try child("result", of: subscription)
+        #expect(initial.text == "0")
+        #expect(initial.dumped == "- 0\n")
+        #expect(initial.hasType(Int.self))
+        subject.send(2)
+        subject.send(3)
+        let accumulated = try child("result", of: subscription)
+        #expect(accumulated.text == "5")
+        #expect(accumulated.hasType(Int.self))
+    }
+}
