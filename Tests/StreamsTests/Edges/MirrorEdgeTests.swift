@@ -126,4 +126,107 @@ struct MirrorEdgeTests {
         #expect(accumulated.text == "5")
         #expect(accumulated.hasType(Int.self))
     }
+
+    // MARK: Future
+
+    /// A subscriber that asks for `demand` when subscribed and runs `onValue` for each value.
+    final class Inspecting: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = TestError
+
+        let demand: Subscribers.Demand?
+        var subscription: (any Subscription)?
+        var onValue: (() -> Void)?
+        var completions = 0
+
+        init(demand: Subscribers.Demand?) {
+            self.demand = demand
+        }
+
+        func receive(subscription: any Subscription) {
+            self.subscription = subscription
+            if let demand { subscription.request(demand) }
+        }
+
+        func receive(_ input: Int) -> Subscribers.Demand {
+            onValue?()
+            return .none
+        }
+
+        func receive(completion: Subscribers.Completion<TestError>) {
+            completions += 1
+        }
+    }
+
+    /// The future a mirror's `parent` and `subject` show, or `nil` for each.
+    func parents(in subscription: any Subscription) throws -> [AnyObject?] {
+        try ["parent", "subject"].map { label in
+            try child(label, of: subscription).value as? Future<Int, TestError>
+        }
+    }
+
+    func expectTerminated(
+        _ subscription: any Subscription, parent: Future<Int, TestError>?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            children(of: subscription).map(\.label) == ["parent", "downstream", "hasAnyDemand", "subject"],
+            sourceLocation: sourceLocation)
+        #expect(try child("downstream", of: subscription).text == "nil", sourceLocation: sourceLocation)
+        #expect(try child("hasAnyDemand", of: subscription).value as? Bool == false, sourceLocation: sourceLocation)
+        let shown = try parents(in: subscription)
+        #expect(shown.map { $0 === parent } == [true, true], sourceLocation: sourceLocation)
+    }
+
+    @Test func futureShowsItsParentWhileAResultItReceivesIsDeliveredAndLetsItGoAfter() throws {
+        var promise: Future<Int, TestError>.Promise?
+        let future = Future<Int, TestError> { promise = $0 }
+        let subscriber = Inspecting(demand: .unlimited)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        var parentsWhileDelivering: [AnyObject?] = []
+        subscriber.onValue = { parentsWhileDelivering = (try? self.parents(in: subscription)) ?? [] }
+        let fulfil = try #require(promise)
+        fulfil(.success(1))
+        #expect(parentsWhileDelivering.map { $0 === future } == [true, true])
+        #expect(subscriber.completions == 1)
+        try expectTerminated(subscription, parent: nil)
+    }
+
+    @Test func futureKeepsShowingItsParentWhenARequestDeliveredTheResult() throws {
+        let future = Future<Int, TestError> { $0(.success(1)) }
+        let subscriber = Inspecting(demand: nil)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        var parentsWhileDelivering: [AnyObject?] = []
+        subscriber.onValue = { parentsWhileDelivering = (try? self.parents(in: subscription)) ?? [] }
+        subscription.request(.max(1))
+        #expect(parentsWhileDelivering.map { $0 === future } == [true, true])
+        #expect(subscriber.completions == 1)
+        try expectTerminated(subscription, parent: future)
+        subscription.cancel()
+        try expectTerminated(subscription, parent: future)
+    }
+
+    @Test func futureLetsItsParentGoWhenAFailureIsDelivered() throws {
+        var promise: Future<Int, TestError>.Promise?
+        let future = Future<Int, TestError> { promise = $0 }
+        let subscriber = Inspecting(demand: nil)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let fulfil = try #require(promise)
+        fulfil(.failure(.oops))
+        #expect(subscriber.completions == 1)
+        try expectTerminated(subscription, parent: nil)
+    }
+
+    @Test func futureLetsItsParentGoWhenCancelled() throws {
+        let future = Future<Int, TestError> { _ in }
+        let subscriber = Inspecting(demand: nil)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(try parents(in: subscription).map { $0 === future } == [true, true])
+        subscription.cancel()
+        try expectTerminated(subscription, parent: nil)
+    }
 }

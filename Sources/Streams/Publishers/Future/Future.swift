@@ -128,6 +128,10 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
         case .failure(let error):
             delivery.downstream.receive(completion: .failure(error))
         }
+        if delivery.thenLetsParentGo {
+            // The future is released here, outside the lock.
+            withExtendedLifetime(lock.withLockUnchecked { state.delivered() }) {}
+        }
     }
 
     @inlinable
