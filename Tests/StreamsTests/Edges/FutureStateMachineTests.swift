@@ -110,7 +110,9 @@ import Testing
         #expect(machine.fulfill(.success(3)) == nil)
         #expect(machine.request() == nil)
         #expect(phaseName(machine) == "subscribing, result, demanded")
-        #expect(machine.handedOver()?.result == .success(3))
+        let delivery = machine.handedOver()
+        #expect(delivery?.result == .success(3))
+        #expect(delivery?.thenLetsParentGo == false)
         #expect(phaseName(machine) == "terminated, parent")
 
         var withoutDemand = Conduit(downstream: Downstream(initialDemand: nil), parent: future)

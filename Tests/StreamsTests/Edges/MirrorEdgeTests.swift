@@ -208,6 +208,30 @@ struct MirrorEdgeTests {
         try expectTerminated(subscription, parent: future)
     }
 
+    @Test func futureKeepsShowingItsParentWhenARequestMadeWhileSubscribingSentTheResult() throws {
+        let future = Future<Int, TestError> { $0(.success(1)) }
+        let subscriber = Inspecting(demand: .unlimited)
+        var parentsWhileDelivering: [AnyObject?] = []
+        subscriber.onValue = {
+            guard let subscription = subscriber.subscription else { return }
+            parentsWhileDelivering = (try? self.parents(in: subscription)) ?? []
+        }
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(parentsWhileDelivering.map { $0 === future } == [true, true])
+        #expect(subscriber.completions == 1)
+        try expectTerminated(subscription, parent: future)
+    }
+
+    @Test func futureLetsItsParentGoWhenItsFailureReachesASubscriberWithoutDemand() throws {
+        let future = Future<Int, TestError> { $0(.failure(.oops)) }
+        let subscriber = Inspecting(demand: nil)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(subscriber.completions == 1)
+        try expectTerminated(subscription, parent: nil)
+    }
+
     @Test func futureLetsItsParentGoWhenAFailureIsDelivered() throws {
         var promise: Future<Int, TestError>.Promise?
         let future = Future<Int, TestError> { promise = $0 }

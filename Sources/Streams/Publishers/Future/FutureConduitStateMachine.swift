@@ -15,7 +15,7 @@
 /// subscription's mirror) is kept by a cancellation, cleared by a delivery, and set by any later
 /// request; and the future (the mirror's `parent` and `subject`) is let go at once by a cancel,
 /// after the delivery when the result went out as it arrived (`delivered()`), and never when a
-/// request sent it.
+/// request sent it (also one made before the hand-over to a future that had its result).
 @usableFromInline
 struct FutureConduitStateMachine<Downstream: Subscriber> {
     @usableFromInline
@@ -89,7 +89,8 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         case .subscribing(let downstream, let parent, let result, let demanded):
             phase = .awaitingResult(downstream: downstream, parent: parent, demanded: demanded)
             guard let result else { return nil }
-            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+            // A request made while the result was known sends it, as in Combine.
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded, byRequest: demanded)
         case .awaitingResult, .awaitingDemand:
             preconditionFailure("FutureConduitStateMachine internal inconsistency: handed over twice")
         case .terminated:
@@ -105,7 +106,7 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
             phase = .subscribing(downstream: downstream, parent: parent, result: result, demanded: demanded)
             return nil
         case .awaitingResult(let downstream, let parent, let demanded):
-            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded, byRequest: false)
         case .subscribing, .awaitingDemand:
             preconditionFailure("FutureConduitStateMachine internal inconsistency: fulfilled twice")
         case .terminated:
@@ -151,18 +152,21 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
     }
 
     /// Once subscribed with `result`: delivers a failure, or a success with demand; otherwise
-    /// keeps the value until a request.
+    /// keeps the value until a request. `byRequest` tells whether the delivery counts as sent by
+    /// a request (the subscription then keeps the future) or by the result's arrival (the future
+    /// is let go once it is delivered).
     @inlinable
     mutating func resolve(
-        _ result: Result<Output, Failure>, downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool
+        _ result: Result<Output, Failure>, downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool,
+        byRequest: Bool
     ) -> Delivery? {
         if case .success(let value) = result, !demanded {
             phase = .awaitingDemand(downstream: downstream, parent: parent, value: value)
             return nil
         }
-        // The future stays visible while the result goes out; `delivered()` lets it go.
+        // The future stays visible while the result goes out.
         phase = .terminated(demanded: false, parent: parent)
-        return Delivery(downstream: downstream, result: result, parent: parent, thenLetsParentGo: true)
+        return Delivery(downstream: downstream, result: result, parent: parent, thenLetsParentGo: !byRequest)
     }
 
     /// A delivery that asked for it is over: returns the future, to be let go outside the lock.
