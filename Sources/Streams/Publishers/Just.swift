@@ -62,15 +62,16 @@ where Downstream.Input == Output {
 
     @usableFromInline
     let name: String
-    /// The value, kept after it is delivered: the mirror shows it.
-    @usableFromInline
-    let value: Output
     @usableFromInline
     let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var pending: Pending?
+    /// The value, kept after it is delivered: the mirror shows it. Stored last, so that the
+    /// other fields keep offsets known at compile time in unspecialised code.
+    @usableFromInline
+    let value: Output
 
     @inlinable
     init(name: String, value: Output, downstream: Downstream) {
