@@ -55,6 +55,41 @@ struct SpecialisedOperatorsTests {
         #expect(prepended.sequence == [1, 2, 3])
     }
 
+    /// A sequence that counts how many times it is iterated.
+    final class CountingSequence: Sequence {
+        let elements: [Int]
+        private(set) var iterations = 0
+
+        init(_ elements: [Int]) {
+            self.elements = elements
+        }
+
+        func makeIterator() -> IndexingIterator<[Int]> {
+            iterations += 1
+            return elements.makeIterator()
+        }
+    }
+
+    @Test func justPrependAndAppendReadASequenceOnceWhenCalled() {
+        let before = CountingSequence([1, 2])
+        let prepended: Publishers.Sequence<[Int], Never> = Just(3).prepend(before)
+        #expect(before.iterations == 1)
+        #expect(prepended.sequence == [1, 2, 3])
+        #expect(values(prepended) == [1, 2, 3])
+        #expect(values(prepended) == [1, 2, 3])
+        #expect(before.iterations == 1)
+
+        let after = CountingSequence([2, 3])
+        let appended: Publishers.Sequence<[Int], Never> = Just(1).append(after)
+        #expect(after.iterations == 1)
+        #expect(appended.sequence == [1, 2, 3])
+        #expect(values(appended) == [1, 2, 3])
+        #expect(after.iterations == 1)
+
+        let range: Publishers.Sequence<[Int], Never> = Just(3).prepend(1...2)
+        #expect(range.sequence == [1, 2, 3])
+    }
+
     @Test func moreSequenceOperators() {
         let collected: Result<[Int], Never>.Publisher = [1, 2].publisher.collect()
         #expect(collected.result == .success([1, 2]))

@@ -155,15 +155,17 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     var customMirror: Mirror {
         let (core, upstream) = lock.withLockUnchecked { (machine.subscribedCore ?? machine.waitingCore, machine.upstream) }
         let (downstream, finished) = (core?.downstream, core == nil)
-        let state = state?()
+        // The operator's own value as it keeps it (`last` is an `Output?`, `result` an `Output`),
+        // not wrapped in one more `Optional`; read only here, so values pay nothing for it.
+        let state: Any = state?() ?? Optional<Any>.none as Any
         switch kind {
         case .tryFilter, .tryCompactMap, .prefixWhile, .tryPrefixWhile:
             return Mirror(self, children: ["downstream": downstream as Any])
         case .removeDuplicates, .tryRemoveDuplicates:
-            return Mirror(self, children: ["downstream": downstream as Any, "last": state as Any])
+            return Mirror(self, children: ["downstream": downstream as Any, "last": state])
         case .tryScan:
             return Mirror(
-                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": state as Any])
+                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": state])
         case .encode, .decode:
             return Mirror(
                 self,

@@ -35,28 +35,28 @@ extension Just: Sendable where Output: Sendable {}
 
 /// The subscription of ``Just`` (and of a successful `Result.Publisher` or a non-nil
 /// `Optional.Publisher`): delivers the value and `.finished` on the first request.
+///
+/// As in Combine, the subscription keeps the value for its whole life (its mirror shows it,
+/// also after the delivery or a cancel); only the downstream is let go.
 @usableFromInline
 final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Output {
-    /// The subscriber and its value, until the request or the cancel takes them.
+    /// The subscriber, until the request or the cancel takes it.
     ///
-    /// They live in an object of their own because the deinitializer of a generic class runs
+    /// It lives in an object of its own because the deinitializer of a generic class runs
     /// unspecialised code, which looks up the type metadata of every field of optional generic
-    /// type, or of an associated type, at run time: two such fields cost more than the rest of
-    /// a subscribe-and-cancel cycle. An optional class reference is released without a lookup,
+    /// type, or of an associated type, at run time: such fields cost more than the rest of a
+    /// subscribe-and-cancel cycle. An optional class reference is released without a lookup,
     /// and `Output` is a generic parameter of its own for the same reason.
     @usableFromInline
     final class Pending {
         @usableFromInline
         let downstream: Downstream
-        @usableFromInline
-        let value: Output
 
         @inlinable
-        init(downstream: Downstream, value: Output) {
+        init(downstream: Downstream) {
             self.downstream = downstream
-            self.value = value
         }
     }
 
@@ -68,18 +68,23 @@ where Downstream.Input == Output {
     @usableFromInline
     @exclusivity(unchecked)
     var pending: Pending?
+    /// The value, kept after it is delivered: the mirror shows it. Stored last, so that the
+    /// other fields keep offsets known at compile time in unspecialised code.
+    @usableFromInline
+    let value: Output
 
     @inlinable
     init(name: String, value: Output, downstream: Downstream) {
         self.name = name
-        pending = Pending(downstream: downstream, value: value)
+        self.value = value
+        pending = Pending(downstream: downstream)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
         guard let pending = take() else { return }
-        _ = pending.downstream.receive(pending.value)
+        _ = pending.downstream.receive(value)
         pending.downstream.receive(completion: .finished)
     }
 
@@ -101,12 +106,9 @@ where Downstream.Input == Output {
     @usableFromInline
     var description: String { name }
 
+    /// One unlabeled child: the value itself, not wrapped in an `Optional`.
     @usableFromInline
-    var customMirror: Mirror {
-        lock.withLockUnchecked {
-            Mirror(self, unlabeledChildren: [pending?.value as Any])
-        }
-    }
+    var customMirror: Mirror { Mirror(self, unlabeledChildren: [value as Any]) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

@@ -51,6 +51,17 @@ struct FlatMapEdgeTests {
         #expect(!(subscription is any CustomDebugStringConvertible))
     }
 
+    @Test func theSubscriberOfEachChildShowsTheParentSubscription() throws {
+        let subscriber = TestSubscriber<Int, TestError>()
+        let child = Rig(subscriber: subscriber).child()
+        let link = try #require(child.subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: link) == "FlatMap")
+        let children = Array(Mirror(reflecting: link).children)
+        #expect(children.map(\.label) == ["parentSubscription"])
+        #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+    }
+
     @Test func aChildIsAskedForOneValueUnderLimitedDemandAndForAllUnderUnlimited() {
         let limited = Rig(subscriber: TestSubscriber(initialDemand: .max(5))).child()
         #expect(limited.requests == [.max(1)])

@@ -20,7 +20,8 @@ import Testing
             "subscribing" + (result == nil ? "" : ", result") + (demanded ? ", demanded" : "")
         case .awaitingResult(_, _, let demanded): "awaitingResult" + (demanded ? ", demanded" : "")
         case .awaitingDemand(_, _, let value): "awaitingDemand \(value)"
-        case .terminated(let demanded): "terminated" + (demanded ? ", demanded" : "")
+        case .terminated(let demanded, let parent):
+            "terminated" + (demanded ? ", demanded" : "") + (parent == nil ? "" : ", parent")
         }
     }
 
@@ -70,12 +71,15 @@ import Testing
         let delivery = machine.request()
         #expect(delivery?.result == .success(5))
         #expect(delivery?.parent === future)
-        #expect(phaseName(machine) == "terminated")
-        #expect(machine.parent == nil)
+        #expect(delivery?.thenLetsParentGo == false)
+        // A request sent the value: the future stays.
+        #expect(phaseName(machine) == "terminated, parent")
+        #expect(machine.parent === future)
         #expect(machine.downstream == nil)
         #expect(!machine.hasAnyDemand)
         #expect(machine.request() == nil)
         #expect(machine.cancel() == nil)
+        #expect(phaseName(machine) == "terminated, demanded, parent")
     }
 
     @Test func demandFirstThenTheSuccessGoesAtOnce() {
@@ -83,13 +87,21 @@ import Testing
         #expect(machine.request() == nil)
         #expect(machine.hasAnyDemand)
         #expect(machine.parent === future)
-        #expect(machine.fulfill(.success(5))?.result == .success(5))
+        let delivery = machine.fulfill(.success(5))
+        #expect(delivery?.result == .success(5))
+        #expect(delivery?.thenLetsParentGo == true)
+        // The future stays while the value goes out, and goes once it is delivered.
+        #expect(phaseName(machine) == "terminated, parent")
+        #expect(machine.delivered() === future)
         #expect(phaseName(machine) == "terminated")
+        #expect(machine.parent == nil)
     }
 
     @Test func aFailureGoesWithoutDemand() {
         var machine = subscribed()
         #expect(machine.fulfill(.failure(TestError.other))?.result == .failure(TestError.other))
+        #expect(phaseName(machine) == "terminated, parent")
+        #expect(machine.delivered() === future)
         #expect(phaseName(machine) == "terminated")
     }
 
@@ -98,8 +110,10 @@ import Testing
         #expect(machine.fulfill(.success(3)) == nil)
         #expect(machine.request() == nil)
         #expect(phaseName(machine) == "subscribing, result, demanded")
-        #expect(machine.handedOver()?.result == .success(3))
-        #expect(phaseName(machine) == "terminated")
+        let delivery = machine.handedOver()
+        #expect(delivery?.result == .success(3))
+        #expect(delivery?.thenLetsParentGo == false)
+        #expect(phaseName(machine) == "terminated, parent")
 
         var withoutDemand = Conduit(downstream: Downstream(initialDemand: nil), parent: future)
         #expect(withoutDemand.fulfill(.success(3)) == nil)
@@ -138,6 +152,14 @@ import Testing
             var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: Future { _ in })
             _ = machine.handedOver()
             _ = machine.handedOver()
+        }
+    }
+
+    @Test func theEndOfADeliveryWhileLiveIsAnInternalInconsistency() async {
+        await #expect(processExitsWith: .failure) {
+            var machine = Conduit(downstream: Downstream(initialDemand: nil), parent: Future { _ in })
+            _ = machine.handedOver()
+            _ = machine.delivered()
         }
     }
 }

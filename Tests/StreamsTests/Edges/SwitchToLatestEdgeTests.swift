@@ -56,6 +56,16 @@ struct SwitchToLatestEdgeTests {
         #expect(!(subscription is any CustomDebugStringConvertible))
     }
 
+    @Test func theSubscriberOfEachChildShowsTheParentSubscription() throws {
+        let rig = Rig(subscriber: TestSubscriber(initialDemand: .unlimited))
+        let link = try #require(rig.child().subscriber)
+        let subscription = try #require(rig.subscriber.subscription)
+        #expect(String(describing: link) == "SwitchToLatest")
+        let children = Array(Mirror(reflecting: link).children)
+        #expect(children.map(\.label) == ["parentSubscription"])
+        #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+    }
+
     @Test func aNewChildCancelsTheCurrentOneFirstAndTheOldOnesEventsAreIgnored() {
         let rig = Rig(subscriber: TestSubscriber(initialDemand: .unlimited))
         let first = rig.child()

@@ -210,7 +210,7 @@ where
 
     /// Subscribes to one child publisher on behalf of the parent.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible {
+    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable {
         @usableFromInline
         let parent: FlatMapSubscription
         @usableFromInline
@@ -241,5 +241,9 @@ where
 
         @usableFromInline
         var description: String { "FlatMap" }
+
+        /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
     }
 }

@@ -49,11 +49,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = FutureConduit(downstream: subscriber, parent: self)
-        let result = lock.withLockUnchecked { state.subscribe(conduit) }
-        conduit.start()
-        if let result {
+        // A result already there waits in the conduit for the hand-over, where a request made
+        // meanwhile sends it (as Combine's request does when the future has its result).
+        if let result = lock.withLockUnchecked({ state.subscribe(conduit) }) {
             conduit.fulfill(result)
         }
+        conduit.start()
     }
 
     /// Forgets a cancelled subscriber.
@@ -127,6 +128,10 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
             delivery.downstream.receive(completion: .finished)
         case .failure(let error):
             delivery.downstream.receive(completion: .failure(error))
+        }
+        if delivery.thenLetsParentGo {
+            // The future is released here, outside the lock.
+            withExtendedLifetime(lock.withLockUnchecked { state.delivered() }) {}
         }
     }
 

@@ -9,11 +9,13 @@
 /// - `awaitingResult`: a request is noted; a failure, or a success with demand → `terminated`
 ///   with the result to deliver; a success without demand → `awaitingDemand`.
 /// - `awaitingDemand`: a request → `terminated` with the value to deliver.
-/// - `terminated`: delivered or cancelled; the downstream and the future have been let go.
+/// - `terminated`: delivered or cancelled; the downstream has been let go.
 ///
 /// `cancel` leads from every phase to `terminated`. As in Combine, `hasAnyDemand` (shown by the
 /// subscription's mirror) is kept by a cancellation, cleared by a delivery, and set by any later
-/// request.
+/// request; and the future (the mirror's `parent` and `subject`) is let go at once by a cancel,
+/// after the delivery when the result went out as it arrived (`delivered()`), and never when a
+/// request sent it (also one made before the hand-over to a future that had its result).
 @usableFromInline
 struct FutureConduitStateMachine<Downstream: Subscriber> {
     @usableFromInline
@@ -31,12 +33,13 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         case awaitingResult(downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool)
         /// Subscribed; the future succeeded with `value`, which waits for a request.
         case awaitingDemand(downstream: Downstream, parent: Future<Output, Failure>, value: Output)
-        /// Delivered or cancelled.
-        case terminated(demanded: Bool)
+        /// Delivered or cancelled; `parent` is kept while a result that arrived is delivered,
+        /// and for good once a request delivered it.
+        case terminated(demanded: Bool, parent: Future<Output, Failure>?)
     }
 
     /// The result to deliver outside the lock, with the future, let go of only once it is
-    /// delivered.
+    /// delivered; `thenLetsParentGo` says whether `delivered()` must follow.
     @usableFromInline
     struct Delivery {
         @usableFromInline
@@ -45,12 +48,18 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         let result: Result<Output, Failure>
         @usableFromInline
         let parent: Future<Output, Failure>
+        @usableFromInline
+        let thenLetsParentGo: Bool
 
         @inlinable
-        init(downstream: Downstream, result: Result<Output, Failure>, parent: Future<Output, Failure>) {
+        init(
+            downstream: Downstream, result: Result<Output, Failure>, parent: Future<Output, Failure>,
+            thenLetsParentGo: Bool
+        ) {
             self.downstream = downstream
             self.result = result
             self.parent = parent
+            self.thenLetsParentGo = thenLetsParentGo
         }
     }
 
@@ -80,7 +89,8 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         case .subscribing(let downstream, let parent, let result, let demanded):
             phase = .awaitingResult(downstream: downstream, parent: parent, demanded: demanded)
             guard let result else { return nil }
-            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+            // A request made while the result was known sends it, as in Combine.
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded, byRequest: demanded)
         case .awaitingResult, .awaitingDemand:
             preconditionFailure("FutureConduitStateMachine internal inconsistency: handed over twice")
         case .terminated:
@@ -96,7 +106,7 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
             phase = .subscribing(downstream: downstream, parent: parent, result: result, demanded: demanded)
             return nil
         case .awaitingResult(let downstream, let parent, let demanded):
-            return resolve(result, downstream: downstream, parent: parent, demanded: demanded)
+            return resolve(result, downstream: downstream, parent: parent, demanded: demanded, byRequest: false)
         case .subscribing, .awaitingDemand:
             preconditionFailure("FutureConduitStateMachine internal inconsistency: fulfilled twice")
         case .terminated:
@@ -115,10 +125,11 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
             phase = .awaitingResult(downstream: downstream, parent: parent, demanded: true)
             return nil
         case .awaitingDemand(let downstream, let parent, let value):
-            phase = .terminated(demanded: false)
-            return Delivery(downstream: downstream, result: .success(value), parent: parent)
-        case .terminated:
-            phase = .terminated(demanded: true)
+            // As in Combine, a subscription whose request sent the value keeps the future.
+            phase = .terminated(demanded: false, parent: parent)
+            return Delivery(downstream: downstream, result: .success(value), parent: parent, thenLetsParentGo: false)
+        case .terminated(_, let parent):
+            phase = .terminated(demanded: true, parent: parent)
             return nil
         }
     }
@@ -130,10 +141,10 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         switch phase {
         case .subscribing(let downstream, let parent, _, let demanded),
             .awaitingResult(let downstream, let parent, let demanded):
-            phase = .terminated(demanded: demanded)
+            phase = .terminated(demanded: demanded, parent: nil)
             return (downstream, parent)
         case .awaitingDemand(let downstream, let parent, _):
-            phase = .terminated(demanded: false)
+            phase = .terminated(demanded: false, parent: nil)
             return (downstream, parent)
         case .terminated:
             return nil
@@ -141,26 +152,42 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
     }
 
     /// Once subscribed with `result`: delivers a failure, or a success with demand; otherwise
-    /// keeps the value until a request.
+    /// keeps the value until a request. `byRequest` tells whether the delivery counts as sent by
+    /// a request (the subscription then keeps the future) or by the result's arrival (the future
+    /// is let go once it is delivered).
     @inlinable
     mutating func resolve(
-        _ result: Result<Output, Failure>, downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool
+        _ result: Result<Output, Failure>, downstream: Downstream, parent: Future<Output, Failure>, demanded: Bool,
+        byRequest: Bool
     ) -> Delivery? {
         if case .success(let value) = result, !demanded {
             phase = .awaitingDemand(downstream: downstream, parent: parent, value: value)
             return nil
         }
-        phase = .terminated(demanded: false)
-        return Delivery(downstream: downstream, result: result, parent: parent)
+        // The future stays visible while the result goes out.
+        phase = .terminated(demanded: false, parent: parent)
+        return Delivery(downstream: downstream, result: result, parent: parent, thenLetsParentGo: !byRequest)
     }
 
-    /// The future, for the mirror; `nil` once terminated.
+    /// A delivery that asked for it is over: returns the future, to be let go outside the lock.
+    @inlinable
+    mutating func delivered() -> Future<Output, Failure>? {
+        switch phase {
+        case .terminated(let demanded, let parent):
+            phase = .terminated(demanded: demanded, parent: nil)
+            return parent
+        case .subscribing, .awaitingResult, .awaitingDemand:
+            preconditionFailure("FutureConduitStateMachine internal inconsistency: delivered while live")
+        }
+    }
+
+    /// The future, for the mirror; once terminated, only while it is kept (see `terminated`).
     @inlinable
     var parent: Future<Output, Failure>? {
         switch phase {
         case .subscribing(_, let parent, _, _), .awaitingResult(_, let parent, _), .awaitingDemand(_, let parent, _):
             parent
-        case .terminated: nil
+        case .terminated(_, let parent): parent
         }
     }
 
@@ -179,7 +206,7 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
     @inlinable
     var hasAnyDemand: Bool {
         switch phase {
-        case .subscribing(_, _, _, let demanded), .awaitingResult(_, _, let demanded), .terminated(let demanded):
+        case .subscribing(_, _, _, let demanded), .awaitingResult(_, _, let demanded), .terminated(let demanded, _):
             demanded
         case .awaitingDemand: false
         }

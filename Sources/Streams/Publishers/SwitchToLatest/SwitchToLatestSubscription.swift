@@ -203,7 +203,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     /// Subscribes to one child publisher on behalf of the parent.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible {
+    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable {
         @usableFromInline
         let parent: SwitchToLatestSubscription
         @usableFromInline
@@ -234,5 +234,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
         @usableFromInline
         var description: String { "SwitchToLatest" }
+
+        /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
     }
 }
