@@ -2,6 +2,37 @@ import Streams
 import StreamsTesting
 import Testing
 
+/// Yields until `condition` holds, at most a fixed number of times; whether it held.
+private func yieldUntil(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<100_000 {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+/// Starts `count` tasks that each call `next` once, one after the other: each starts once the
+/// one before has asked upstream for its value (`asked` yields once per request). `finished`
+/// counts the calls that have returned.
+private func startWaitingCalls(
+    _ count: Int,
+    asked: inout AsyncStream<Void>.Iterator,
+    finished: Locked<Int>,
+    next: @escaping @Sendable () async throws -> Int?
+) async -> [Task<Result<Int?, any Error>, Never>] {
+    var calls: [Task<Result<Int?, any Error>, Never>] = []
+    for _ in 0..<count {
+        calls.append(
+            Task {
+                defer { finished.withLock { $0 += 1 } }
+                do { return .success(try await next()) } catch { return .failure(error) }
+            }
+        )
+        await asked.next()
+    }
+    return calls
+}
+
 @Suite("values: AsyncPublisher and AsyncThrowingPublisher")
 struct AsyncPublisherTests {
     @Test func iteratesEveryValueAskingForOneAtATime() async {
@@ -105,5 +136,87 @@ struct AsyncPublisherTests {
             return await iterator.next()
         }
         #expect(await task.value == nil)
+    }
+
+    @Test func copiesOfAnIteratorShareItsOneSubscription() async {
+        let subscriptions = Log<Void>()
+        let values = [1, 2, 3, 4].publisher.handleEvents(receiveSubscription: { _ in subscriptions.append(()) }).values
+        var iterator = values.makeAsyncIterator()
+        var copy = iterator
+        #expect(await iterator.next() == 1)
+        #expect(await copy.next() == 2)
+        #expect(await iterator.next() == 3)
+        #expect(subscriptions.items.count == 1)
+        var other = values.makeAsyncIterator()
+        #expect(await other.next() == 1)
+        #expect(subscriptions.items.count == 2)
+    }
+
+    // The hang: the bridge kept one waiting call, so with several tasks in `next()` all but the
+    // last were never resumed. Each test below checks, a bounded number of times, that every
+    // call has returned before awaiting the tasks.
+
+    @Test func concurrentCallsAreAllServedInTheOrderTheyWereMade() async throws {
+        let subject = PassthroughSubject<Int, TestError>()
+        let (asked, askedContinuation) = AsyncStream.makeStream(of: Void.self)
+        // Each task calls `next()` on its own copy; the copies share one thread-safe bridge.
+        nonisolated(unsafe) let iterator = subject.handleEvents(receiveRequest: { _ in askedContinuation.yield() }).values
+            .makeAsyncIterator()
+        var signals = asked.makeAsyncIterator()
+        let finished = Locked(0)
+        let calls = await startWaitingCalls(3, asked: &signals, finished: finished) {
+            var copy = iterator
+            return try await copy.next()
+        }
+        for value in [10, 20, 30] {
+            subject.send(value)
+        }
+        try #require(await yieldUntil { finished.withLock { $0 } == 3 }, "calls left waiting")
+        var seen: [Int?] = []
+        for call in calls {
+            seen.append(try await call.value.get())
+        }
+        #expect(seen == [10, 20, 30])
+    }
+
+    @Test func cancellingOneWaitingTaskResumesEveryWaitingCall() async throws {
+        let cancels = Locked(0)
+        let subject = PassthroughSubject<Int, TestError>()
+        let (asked, askedContinuation) = AsyncStream.makeStream(of: Void.self)
+        nonisolated(unsafe) let iterator =
+            subject
+            .handleEvents(receiveCancel: { cancels.withLock { $0 += 1 } }, receiveRequest: { _ in askedContinuation.yield() })
+            .values.makeAsyncIterator()
+        var signals = asked.makeAsyncIterator()
+        let finished = Locked(0)
+        let calls = await startWaitingCalls(3, asked: &signals, finished: finished) {
+            var copy = iterator
+            return try await copy.next()
+        }
+        calls[1].cancel()
+        try #require(await yieldUntil { finished.withLock { $0 } == 3 }, "calls left waiting")
+        for call in calls {
+            #expect(try await call.value.get() == nil)
+        }
+        #expect(cancels.withLock { $0 } == 1)
+    }
+
+    @Test func theCompletionResumesEveryWaitingCall() async throws {
+        let subject = PassthroughSubject<Int, TestError>()
+        let (asked, askedContinuation) = AsyncStream.makeStream(of: Void.self)
+        // Each task calls `next()` on its own copy; the copies share one thread-safe bridge.
+        nonisolated(unsafe) let iterator = subject.handleEvents(receiveRequest: { _ in askedContinuation.yield() }).values
+            .makeAsyncIterator()
+        var signals = asked.makeAsyncIterator()
+        let finished = Locked(0)
+        let calls = await startWaitingCalls(3, asked: &signals, finished: finished) {
+            var copy = iterator
+            return try await copy.next()
+        }
+        subject.send(completion: .failure(.oops))
+        try #require(await yieldUntil { finished.withLock { $0 } == 3 }, "calls left waiting")
+        await #expect(throws: TestError.oops) { try await calls[0].value.get() }
+        #expect(try await calls[1].value.get() == nil)
+        #expect(try await calls[2].value.get() == nil)
     }
 }

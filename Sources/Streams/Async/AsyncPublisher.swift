@@ -20,6 +20,10 @@ extension Publisher where Failure == Never {
 /// runs ahead of the loop; values a publisher sends without being asked (a subject with no
 /// waiting `next()`) are not kept.
 ///
+/// Copies of an iterator share its subscription, and several tasks may call `next()` at once:
+/// each call waits for a value of its own, in the order the calls were made. The completion, or
+/// cancelling any of the waiting tasks, makes every waiting call return nil.
+///
 /// ```swift
 /// for await tick in ticks.values.prefix(3) {
 ///     print(tick)

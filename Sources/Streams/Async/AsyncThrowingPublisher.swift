@@ -21,6 +21,12 @@ extension Publisher {
 /// been thrown, `next()` returns nil. As in Combine, `next()` throws untyped (`any Error`): the
 /// thrown error is the publisher's failure, so cast it back with `catch let error as MyError`.
 ///
+/// Copies of an iterator share its subscription, and several tasks may call `next()` at once:
+/// each call waits for a value of its own, in the order the calls were made. A failure is thrown
+/// by the oldest waiting call (or, when none waits, by the next call) and the other waiting calls
+/// return nil; `.finished`, or cancelling any of the waiting tasks, makes every waiting call
+/// return nil.
+///
 /// ```swift
 /// do {
 ///     for try await line in lines.values {

@@ -1,88 +1,65 @@
-/// The subscriber behind `values`: it asks upstream for one value per `next()` and hands that
-/// value, or the completion, to the task waiting in `next()`.
+/// The subscriber behind `values`: it asks upstream for one value per call to `next()` and hands
+/// each value, or the completion, to a waiting call.
 ///
-/// Cancelling the waiting task, or dropping the iterator, cancels the subscription; `next()`
-/// then returns nil. After the completion has been handed over once, `next()` returns nil.
+/// Several tasks may call `next()` at once (copies of an iterator share one bridge): each call
+/// waits on its own, values go to the waiting calls in the order the calls were made, and a
+/// completion or a cancellation resumes every waiting call. Cancelling a task waiting in
+/// `next()`, calling `cancel()` or dropping the iterator cancels the subscription; `next()` then
+/// returns nil.
+///
+/// Its state is an ``AsyncBridgeStateMachine`` behind one lock; continuations are resumed and the
+/// subscription is called outside it.
 @usableFromInline
 final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     @usableFromInline
-    typealias Continuation = UnsafeContinuation<Result<Input?, Failure>, Never>
-
-    /// What `next()` does once it has left the lock.
-    @usableFromInline
-    enum NextAction {
-        case wait
-        case request(any Subscription)
-        case resume(Result<Input?, Failure>)
-    }
+    typealias Continuation = AsyncBridgeStateMachine<Input, Failure>.Continuation
 
     @usableFromInline
     let lock = Lock()
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    /// The task waiting in `next()`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var waiting: Continuation?
-    /// `next()` was called before the subscription arrived.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var requestPending = false
-    /// A completion that arrived while no task was waiting.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
-    /// The completion has been handed over, or the bridge cancelled: `next()` returns nil.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var exhausted = false
+    var machine = AsyncBridgeStateMachine<Input, Failure>()
 
     @inlinable
     init() {}
 
+    /// How many calls to `next()` are waiting.
+    var waitingCount: Int {
+        lock.withLockUnchecked { machine.waiting.count }
+    }
+
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool? in
-            guard case .awaitingSubscription = status, !exhausted else { return nil }
-            status = .subscribed(subscription)
-            defer { requestPending = false }
-            return requestPending
-        }
-        switch accepted {
-        case nil: subscription.cancel()
-        case true?: subscription.request(.max(1))
-        case false?: break
+        switch lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) {
+        case .keep: break
+        case .request(let demand): subscription.request(demand)
+        case .cancel: subscription.cancel()
         }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let waiting = lock.withLockUnchecked { () -> Continuation? in
-            defer { self.waiting = nil }
-            return self.waiting
+        switch lock.withLockUnchecked({ machine.receiveValue() }) {
+        case .resume(let continuation):
+            // Handed from the publisher's thread to the waiting task, as Combine's `values` does.
+            nonisolated(unsafe) let result = Result<Input?, Failure>.success(input)
+            continuation.resume(returning: result)
+        case .endWaiting(let waiting):
+            Self.resumeWithNil(waiting)
+        case .unrequested:
+            preconditionFailure("Received an output without requesting demand")
         }
-        // Handed from the publisher's thread to the waiting task, as Combine's `values` does.
-        nonisolated(unsafe) let result = Result<Input?, Failure>.success(input)
-        waiting?.resume(returning: result)
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let waiting = lock.withLockUnchecked { () -> Continuation? in
-            guard case .subscribed = status else { return nil }
-            status = .terminal
-            guard let waiting = self.waiting else {
-                pendingCompletion = completion
-                return nil
-            }
-            self.waiting = nil
-            exhausted = true
-            return waiting
-        }
-        waiting?.resume(returning: Self.result(of: completion))
+        guard case .end(let waiting, _) = lock.withLockUnchecked({ machine.receiveCompletion(completion) }),
+            let oldest = waiting.first
+        else { return }
+        oldest.resume(returning: Self.result(of: completion))
+        Self.resumeWithNil(waiting.dropFirst())
     }
 
     /// Waits for the next value; nil once the stream has finished or been cancelled.
@@ -90,25 +67,9 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<Input?, Failure> {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Continuation) in
-                let action = lock.withLockUnchecked { () -> NextAction in
-                    if let completion = pendingCompletion {
-                        pendingCompletion = nil
-                        exhausted = true
-                        return .resume(Self.result(of: completion))
-                    }
-                    guard !exhausted else { return .resume(.success(nil)) }
-                    waiting = continuation
-                    switch status {
-                    case .subscribed(let subscription):
-                        return .request(subscription)
-                    case .awaitingSubscription:
-                        requestPending = true
-                        return .wait
-                    case .terminal:
-                        return .wait
-                    }
-                }
-                switch action {
+                // If the task was cancelled before this point, the handler has already ended the
+                // bridge, and the call returns nil at once.
+                switch lock.withLockUnchecked({ machine.next(continuation) }) {
                 case .wait: break
                 case .request(let subscription): subscription.request(.max(1))
                 case .resume(let result): continuation.resume(returning: result)
@@ -119,20 +80,20 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
         }
     }
 
-    /// Cancels the subscription and lets a waiting `next()` return nil.
+    /// Cancels the subscription (once, and only while subscribed) and lets every waiting
+    /// `next()` return nil.
     @inlinable
     func cancel() {
-        let (upstream, waiting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Continuation?) in
-            exhausted = true
-            pendingCompletion = nil
-            defer {
-                status = .terminal
-                self.waiting = nil
-            }
-            return (status, self.waiting)
+        guard case .end(let subscription, let waiting) = lock.withLockUnchecked({ machine.cancel() }) else { return }
+        subscription?.cancel()
+        Self.resumeWithNil(waiting)
+    }
+
+    @inlinable
+    static func resumeWithNil(_ waiting: some Sequence<Continuation>) {
+        for continuation in waiting {
+            continuation.resume(returning: .success(nil))
         }
-        upstream.cancel()
-        waiting?.resume(returning: .success(nil))
     }
 
     @inlinable

@@ -1,0 +1,169 @@
+/// The state of an ``AsyncBridge``: a value with no lock and no callouts. Each event method
+/// updates it and returns what the bridge must do once the lock is released.
+///
+/// Phases:
+/// - `awaitingSubscription`: each call to `next()` waits. The subscription → `subscribed`, and
+///   is asked once for one value per call still waiting. A value (out of contract) lets every
+///   waiting call return nil. A completion or `cancel` → `ended`.
+/// - `subscribed(subscription)`: each call to `next()` waits and asks for one value. A value goes
+///   to the oldest waiting call; one that finds no call waiting is a broken contract (the bridge
+///   traps). A completion or `cancel` → `ended`; a second subscription is cancelled.
+/// - `ended(pendingFailure)`: every call returns nil at once, except that a failure which found
+///   no call waiting is kept and thrown by the next call. A subscription is cancelled; values,
+///   completions and `cancel` change nothing (`cancel` drops a kept failure).
+///
+/// Calls wait only before `ended`, oldest first: every move to `ended` hands them all out to be
+/// resumed. Before the subscription, the demand owed to it is the number of waiting calls.
+@usableFromInline
+struct AsyncBridgeStateMachine<Input, Failure: Error> {
+    @usableFromInline
+    typealias Continuation = UnsafeContinuation<Result<Input?, Failure>, Never>
+
+    @usableFromInline
+    enum Phase {
+        case awaitingSubscription
+        case subscribed(any Subscription)
+        case ended(pendingFailure: Failure?)
+    }
+
+    @usableFromInline
+    var phase = Phase.awaitingSubscription
+    /// The calls to `next()` waiting for a value, oldest first.
+    @usableFromInline
+    var waiting: [Continuation] = []
+
+    @inlinable
+    init() {}
+
+    /// What the bridge does with a subscription once it has left the lock.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// Accepted; no call is waiting yet.
+        case keep
+        /// Accepted: ask it for the calls that were made before it arrived.
+        case request(Subscribers.Demand)
+        /// A second subscription, or one after the end.
+        case cancel
+    }
+
+    /// The upstream subscription arrived.
+    @inlinable
+    mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase else { return .cancel }
+        phase = .subscribed(subscription)
+        return waiting.isEmpty ? .keep : .request(.max(waiting.count))
+    }
+
+    /// What the bridge does with a value once it has left the lock.
+    @usableFromInline
+    enum ValueAction {
+        /// Resume the oldest waiting call with the value.
+        case resume(Continuation)
+        /// Out of contract (before the subscription, or after the end): the waiting calls
+        /// return nil.
+        case endWaiting([Continuation])
+        /// Subscribed, but no call asked for it.
+        case unrequested
+    }
+
+    /// The upstream sent a value.
+    @inlinable
+    mutating func receiveValue() -> ValueAction {
+        guard case .subscribed = phase else { return .endWaiting(takeWaiting()) }
+        guard !waiting.isEmpty else { return .unrequested }
+        return .resume(waiting.removeFirst())
+    }
+
+    /// What the bridge does with a completion once it has left the lock.
+    @usableFromInline
+    enum CompletionAction {
+        /// Already ended.
+        case ignore
+        /// Ended now: the oldest waiting call gets the completion, the others return nil. The
+        /// subscription the bridge held is handed out to be let go outside the lock.
+        case end(waiting: [Continuation], released: (any Subscription)?)
+    }
+
+    /// The upstream completed.
+    @inlinable
+    mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+        let released: (any Subscription)?
+        switch phase {
+        case .awaitingSubscription: released = nil
+        case .subscribed(let subscription): released = subscription
+        case .ended: return .ignore
+        }
+        let waiting = takeWaiting()
+        if waiting.isEmpty, case .failure(let error) = completion {
+            phase = .ended(pendingFailure: error)
+        } else {
+            phase = .ended(pendingFailure: nil)
+        }
+        return .end(waiting: waiting, released: released)
+    }
+
+    /// What `next()` does once it has left the lock.
+    @usableFromInline
+    enum NextAction {
+        /// The call waits; the subscription will be asked when it arrives.
+        case wait
+        /// The call waits: ask the subscription for one value.
+        case request(any Subscription)
+        /// The call returns at once.
+        case resume(Result<Input?, Failure>)
+    }
+
+    /// A task called `next()`.
+    @inlinable
+    mutating func next(_ continuation: Continuation) -> NextAction {
+        switch phase {
+        case .awaitingSubscription:
+            waiting.append(continuation)
+            return .wait
+        case .subscribed(let subscription):
+            waiting.append(continuation)
+            return .request(subscription)
+        case .ended(let failure?):
+            // Handed out once: the bridge keeps the error no longer than it must.
+            phase = .ended(pendingFailure: nil)
+            return .resume(.failure(failure))
+        case .ended(nil):
+            return .resume(.success(nil))
+        }
+    }
+
+    /// What `cancel()` does once it has left the lock.
+    @usableFromInline
+    enum CancelAction {
+        /// Already ended: nothing goes upstream. A kept failure, dropped, is handed out to be let
+        /// go outside the lock.
+        case ignore(released: Failure?)
+        /// Ended now: cancel the subscription, if there is one, and let every waiting call
+        /// return nil.
+        case end(cancelling: (any Subscription)?, waiting: [Continuation])
+    }
+
+    /// The subscriber was cancelled, or a task waiting in `next()` was.
+    @inlinable
+    mutating func cancel() -> CancelAction {
+        switch phase {
+        case .awaitingSubscription:
+            phase = .ended(pendingFailure: nil)
+            return .end(cancelling: nil, waiting: takeWaiting())
+        case .subscribed(let subscription):
+            phase = .ended(pendingFailure: nil)
+            return .end(cancelling: subscription, waiting: takeWaiting())
+        case .ended(let failure):
+            phase = .ended(pendingFailure: nil)
+            return .ignore(released: failure)
+        }
+    }
+
+    /// Removes and returns every waiting call, oldest first.
+    @inlinable
+    mutating func takeWaiting() -> [Continuation] {
+        guard !waiting.isEmpty else { return [] }
+        defer { waiting = [] }
+        return waiting
+    }
+}
