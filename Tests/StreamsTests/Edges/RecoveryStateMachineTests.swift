@@ -327,7 +327,7 @@ struct RecoveryStateMachineTests {
     // MARK: prefix(untilOutputFrom:)
 
     @Test func prefixUntilOutputRunsThroughItsPhases() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         let trigger = RecordingSubscription()
         do {
@@ -342,7 +342,7 @@ struct RecoveryStateMachineTests {
             Issue.record("nothing queued")
             return
         }
-        guard case .deliver("core", nested: false) = machine.upstreamValue(thread: thread) else {
+        guard case .deliver("core", nested: false) = machine.upstreamValue(1, thread: thread) else {
             Issue.record("expected a delivery")
             return
         }
@@ -351,7 +351,7 @@ struct RecoveryStateMachineTests {
             Issue.record("expected the completion to be queued")
             return
         }
-        guard case .ignore = machine.upstreamValue(thread: thread) else {
+        guard case .ignore = machine.upstreamValue(1, thread: thread) else {
             Issue.record("values after the trigger are ignored")
             return
         }
@@ -363,7 +363,7 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func prefixUntilOutputIgnoresATriggerCompletion() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         _ = machine.triggerSubscribed(RecordingSubscription())
         machine.triggerCompleted()
@@ -378,7 +378,7 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func prefixUntilOutputTriggeredEarlyFinishesOnTheSubscription() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         let trigger = RecordingSubscription()
         _ = machine.triggerSubscribed(trigger)
