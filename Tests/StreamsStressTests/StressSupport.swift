@@ -43,6 +43,7 @@ final class AtomicInt: Sendable {
     func load() -> Int { atomic.load(ordering: .sequentiallyConsistent) }
     func store(_ value: Int) { atomic.store(value, ordering: .sequentiallyConsistent) }
     func exchange(_ value: Int) -> Int { atomic.exchange(value, ordering: .sequentiallyConsistent) }
+    func add(_ value: Int) { atomic.add(value, ordering: .sequentiallyConsistent) }
 }
 
 /// A value that says which sender sent it and its position in that sender's sequence.

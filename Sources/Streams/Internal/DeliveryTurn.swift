@@ -15,7 +15,16 @@ import Darwin
 ///   returns; the holder delivers it next;
 /// - another thread: the caller waits in line (first come, first served) until the turn is
 ///   handed to it, then delivers its own value. No lock is held while it waits or delivers; the
-///   producer simply runs at the subscriber's pace, and nothing queues without bound.
+///   producer simply runs at the subscriber's pace, and nothing queues without bound;
+/// - another thread that is itself waiting, directly or through other waiting threads, for a
+///   delivery the caller is making (two subjects whose subscribers send into each other, fed
+///   from two threads): waiting would deadlock, so the caller queues the value for the holder,
+///   as if it were re-entrant, and returns. ``TurnWaitGraph`` finds such cycles; it is consulted
+///   only when a thread is about to wait.
+///
+/// The waiting line keeps the threads that wait now, and no more than as many slots again for
+/// those already served: it is compacted as the turn is handed on, so its storage is bounded by
+/// the number of threads waiting at once, however long the contention lasts.
 ///
 /// The turn is plain state guarded by its owner's lock: `claim()`, `pass()` and
 /// `dismissAll()` are called with that lock held; `TurnWaiter.park()` and `wake()` without it.
@@ -27,10 +36,18 @@ struct DeliveryTurn {
     /// The thread delivering now, or `ThreadIdentity.none`.
     @usableFromInline
     var holder: Int
+    /// The waiting line: `waiters[waitersHead...]` wait; the slots before the head were served.
     @usableFromInline
     var waiters: [TurnWaiter] = []
     @usableFromInline
     var waitersHead = 0
+    /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
+    @usableFromInline
+    var contended: TurnWaitGraph.Turn?
+    /// The most slots the waiting line has used at once (served ones included): at most twice
+    /// the number of threads that waited at once.
+    @usableFromInline
+    var waiterSlotsHighWater = 0
 
     /// A turn held by `holder` (the thread that subscribes holds it until the subscription is
     /// handed over).
@@ -44,8 +61,12 @@ struct DeliveryTurn {
     enum Claim {
         /// The caller holds the turn now.
         case granted
-        /// The caller already holds it: it is inside the subscriber.
+        /// The caller already holds it: it is inside the subscriber. Queue the event for the
+        /// delivery under way.
         case reentrant
+        /// Another thread holds it and waits, directly or through others, for a delivery the
+        /// caller is making: queue the event for the holder, as for `reentrant`.
+        case queue
         /// Another thread holds it: park on the waiter outside the lock.
         case wait(TurnWaiter)
     }
@@ -64,8 +85,24 @@ struct DeliveryTurn {
             return .granted
         }
         if holder == thread { return .reentrant }
+        return line(up: thread)
+    }
+
+    /// Puts `thread` in the waiting line, unless waiting would close a cycle of threads waiting
+    /// for each other (the contended path of ``claim(for:)``).
+    @usableFromInline
+    mutating func line(up thread: Int) -> Claim {
+        let node: TurnWaitGraph.Turn
+        if let contended {
+            node = contended
+        } else {
+            node = TurnWaitGraph.Turn(holder: holder)
+        }
+        guard TurnWaitGraph.shared.enter(thread, waitingFor: node) else { return .queue }
+        contended = node
         let waiter = TurnWaiter(thread: thread)
         waiters.append(waiter)
+        if waiters.count > waiterSlotsHighWater { waiterSlotsHighWater = waiters.count }
         return .wait(waiter)
     }
 
@@ -76,10 +113,27 @@ struct DeliveryTurn {
             letGo()
             return nil
         }
+        return handToNext()
+    }
+
+    /// Hands the turn to the first waiter and compacts the line: once the served slots are half
+    /// of it, they are dropped (each slot is moved at most once per slot served, so handing on
+    /// stays O(1) amortised).
+    @usableFromInline
+    mutating func handToNext() -> TurnWaiter {
         let next = waiters[waitersHead]
         waitersHead += 1
         next.granted = true
         holder = next.thread
+        if let contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
+        if waitersHead == waiters.count {
+            waiters.removeAll(keepingCapacity: true)
+            waitersHead = 0
+            contended = nil
+        } else if waitersHead * 2 >= waiters.count {
+            waiters.removeSubrange(..<waitersHead)
+            waitersHead = 0
+        }
         return next
     }
 
@@ -101,7 +155,12 @@ struct DeliveryTurn {
             waiters = []
             waitersHead = 0
         }
-        return waiters[waitersHead...]
+        let dismissed = waiters[waitersHead...]
+        if contended != nil {
+            TurnWaitGraph.shared.dismiss(dismissed)
+            contended = nil
+        }
+        return dismissed
     }
 }
 

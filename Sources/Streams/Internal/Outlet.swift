@@ -5,7 +5,8 @@
 /// finds nobody delivering takes the turn, delivers, and drains the buffer before it lets go. A
 /// value sent re-entrantly from inside the downstream is buffered and delivered next; a value
 /// from another thread waits for the turn, so upstreams on other threads run at the
-/// downstream's pace instead of filling the buffer. The outlet counts the downstream's demand:
+/// downstream's pace instead of filling the buffer; one whose wait would deadlock (the
+/// delivering thread waits for the sender's thread) is buffered like a re-entrant one. The outlet counts the downstream's demand:
 /// values beyond it wait in the buffer (or are dropped, for `combineLatest`), which the
 /// upstreams' own demand bounds. A `.finished` waits behind buffered values; a failure discards
 /// them and goes next. No lock is held while the downstream runs.
@@ -79,7 +80,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             switch turn.claim(for: thread) {
             case .granted:
                 return admit(value, dropWithoutDemand: dropWithoutDemand)
-            case .reentrant:
+            case .reentrant, .queue:
                 enqueue(value, dropWithoutDemand: dropWithoutDemand)
                 return .done
             case .wait(let waiter):
@@ -121,7 +122,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             case .granted:
                 guard let value = make() else { return .drain }
                 return admit(value, dropWithoutDemand: dropWithoutDemand)
-            case .reentrant:
+            case .reentrant, .queue:
                 if let value = make() { enqueue(value, dropWithoutDemand: dropWithoutDemand) }
                 return .done
             case .wait(let waiter):

@@ -6,8 +6,10 @@
 ///
 /// Deliveries to one subscriber never overlap: a value sent from inside that subscriber's own
 /// `receive(_:)` is queued and delivered, in order, by the call already delivering; one sent
-/// from another thread waits for its turn (see Docs/MigratingFromCombine.md). A subscription
-/// keeps its subject alive until it completes or is cancelled.
+/// from another thread waits for its turn, unless the thread delivering waits in turn for the
+/// sender (subscribers that send into each other's subjects from two threads): then the value
+/// is queued for that thread, so waits never deadlock (see Docs/MigratingFromCombine.md). A
+/// subscription keeps its subject alive until it completes or is cancelled.
 ///
 /// ```swift
 /// let taps = PassthroughSubject<String, Never>()

@@ -34,7 +34,10 @@ struct SubjectConduitEntry<Output, Failure: Error> {
 /// re-entrantly from inside the subscriber is queued and delivered by the call under way before
 /// it returns; one sent from another thread waits for its turn and then delivers itself, so
 /// that when `send` returns its value has reached (or been dropped by) the subscriber, and a
-/// producer runs at its subscriber's pace instead of piling values up.
+/// producer runs at its subscriber's pace instead of piling values up. The one exception: a
+/// send whose wait would close a cycle of threads waiting for each other (the delivering thread
+/// waits, directly or through others, for a delivery the sender is making) is queued for the
+/// delivering thread like a re-entrant one, and `send` returns before the value has arrived.
 ///
 /// A value offered while the subscriber has no demand is dropped, never queued, as in Combine;
 /// the demand a delivered value takes is counted when the value is offered. A subject with a

@@ -137,7 +137,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         switch turn.claim(for: thread) {
         case .granted:
             return .deliver
-        case .reentrant:
+        case .reentrant, .queue:
             queue.append(.value(value))
             return .none
         case .wait(let waiter):
@@ -216,7 +216,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         switch turn.claim(for: thread) {
         case .granted:
             return .deliver(terminate(holdingTurn: true))
-        case .reentrant:
+        case .reentrant, .queue:
             queue.append(.completion(completion))
             return .none
         case .wait(let waiter):

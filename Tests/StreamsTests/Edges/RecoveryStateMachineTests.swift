@@ -327,7 +327,7 @@ struct RecoveryStateMachineTests {
     // MARK: prefix(untilOutputFrom:)
 
     @Test func prefixUntilOutputRunsThroughItsPhases() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         let trigger = RecordingSubscription()
         do {
@@ -342,7 +342,7 @@ struct RecoveryStateMachineTests {
             Issue.record("nothing queued")
             return
         }
-        guard case .deliver("core", nested: false) = machine.upstreamValue(thread: thread) else {
+        guard case .deliver("core", nested: false) = machine.upstreamValue(1, thread: thread) else {
             Issue.record("expected a delivery")
             return
         }
@@ -351,7 +351,7 @@ struct RecoveryStateMachineTests {
             Issue.record("expected the completion to be queued")
             return
         }
-        guard case .ignore = machine.upstreamValue(thread: thread) else {
+        guard case .ignore = machine.upstreamValue(1, thread: thread) else {
             Issue.record("values after the trigger are ignored")
             return
         }
@@ -362,8 +362,43 @@ struct RecoveryStateMachineTests {
         #expect(!machine.turn.isHeld)
     }
 
+    /// A value from a thread that the delivering thread waits for (through another turn) may
+    /// not wait for it: it is queued, and the delivering thread delivers it when its own
+    /// delivery returns, asking the upstream for the demand the downstream returns.
+    @Test func prefixUntilOutputQueuesAValueWhoseWaitWouldDeadlock() {
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
+        let (delivering, sending) = (76_001, 76_002)
+        // The delivering thread waits for a turn that the sending thread holds.
+        var other = DeliveryTurn(holder: sending)
+        guard case .wait = other.claim(for: delivering) else {
+            Issue.record("expected a wait")
+            return
+        }
+        _ = machine.triggerSubscribed(RecordingSubscription())
+        let upstream = RecordingSubscription()
+        guard case .handOver = machine.upstreamSubscribed(upstream, thread: delivering) else {
+            Issue.record("expected a hand-over")
+            return
+        }
+        guard case .ignore = machine.upstreamValue(5, thread: sending) else {
+            Issue.record("expected the value to be queued")
+            return
+        }
+        guard case .deliver("core", 5, let asked) = machine.endDelivery() else {
+            Issue.record("the queued value goes when the delivery returns")
+            return
+        }
+        #expect(asked.subscription.map { $0 as AnyObject } === upstream)
+        guard case .none = machine.endDelivery() else {
+            Issue.record("nothing more")
+            return
+        }
+        #expect(!machine.turn.isHeld)
+        _ = other.dismissAll()
+    }
+
     @Test func prefixUntilOutputIgnoresATriggerCompletion() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         _ = machine.triggerSubscribed(RecordingSubscription())
         machine.triggerCompleted()
@@ -378,7 +413,7 @@ struct RecoveryStateMachineTests {
     }
 
     @Test func prefixUntilOutputTriggeredEarlyFinishesOnTheSubscription() {
-        var machine = PrefixUntilOutputStateMachine<String, TestError>(resources: "core")
+        var machine = PrefixUntilOutputStateMachine<String, Int, TestError>(resources: "core")
         let thread = ThreadIdentity.current
         let trigger = RecordingSubscription()
         _ = machine.triggerSubscribed(trigger)

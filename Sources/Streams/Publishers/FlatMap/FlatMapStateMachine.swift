@@ -51,7 +51,8 @@ enum FlatMapValueStep {
 /// values no demand was left for, and whose turn it is to deliver (``DeliveryTurn``): the
 /// downstream is called by one thread at a time, a value arriving re-entrantly (from inside the
 /// downstream, or from inside a child's `request` made while holding the turn) is buffered, and
-/// a value from another thread waits for the turn.
+/// a value from another thread waits for the turn (or is buffered, when waiting would deadlock:
+/// ``DeliveryTurn/Claim/queue``).
 ///
 /// `Resources` (the downstream and the transform) are held until terminated.
 @usableFromInline
@@ -207,13 +208,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         if demand == .unlimited {
             switch turn.claim(for: thread) {
             case .granted: return deliver()
-            case .reentrant: break
+            case .reentrant, .queue: break
             case .wait(let waiter): return .wait(waiter)
             }
         } else if demand > 0, turn.holder != thread {
             switch turn.claim(for: thread) {
             case .granted: return deliver()
-            case .reentrant: break
+            case .reentrant, .queue: break
             case .wait(let waiter): return .wait(waiter)
             }
         }

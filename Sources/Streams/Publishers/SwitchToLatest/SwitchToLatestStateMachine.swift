@@ -63,7 +63,8 @@ enum SwitchToLatestValueStep {
 /// generation, so that an older child's events are recognised and ignored), the downstream's
 /// demand, and whose turn it is to deliver (``DeliveryTurn``): the downstream is called by one
 /// thread at a time, a value arriving re-entrantly from inside it is queued and delivered next,
-/// and a value from another thread waits for the turn.
+/// and a value from another thread waits for the turn (or is queued likewise, when waiting would
+/// deadlock: ``DeliveryTurn/Claim/queue``).
 ///
 /// `Resources` (the downstream) are held until terminated.
 @usableFromInline
@@ -210,7 +211,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         switch turn.claim(for: thread) {
         case .granted:
             return deliver()
-        case .reentrant:
+        case .reentrant, .queue:
             queue.append(value)
             return .none
         case .wait(let waiter):

@@ -16,9 +16,12 @@
 ///
 /// Deliveries to the downstream are serial: ``DeliveryTurn`` says which thread delivers. A
 /// completion decided while a value is being delivered waits for that delivery to return:
-/// queued, when it comes from inside the downstream; else its thread waits for the turn.
+/// queued, when it comes from inside the downstream; else its thread waits for the turn. A
+/// value that finds the turn held by a thread waiting for the value's own thread (waiting would
+/// deadlock) is queued for the holder, which delivers it, and asks the upstream for the demand
+/// the downstream returns, before it lets the turn go.
 @usableFromInline
-struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
+struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     /// Where the trigger stands.
     @usableFromInline
     enum Trigger {
@@ -44,6 +47,9 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
     /// A completion queued behind the delivery the turn's holder is making.
     @usableFromInline
     var queuedCompletion: Subscribers.Completion<Failure>?
+    /// Values queued for the turn's holder by threads that could not wait for it.
+    @usableFromInline
+    var queuedValues: [Value] = []
     /// The downstream; nil once a completion has been delivered or the downstream cancelled.
     @usableFromInline
     var resources: Resources?
@@ -153,11 +159,14 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
 
     /// An upstream value arrived: passed on only while subscribed.
     @inlinable
-    mutating func upstreamValue(thread: Int) -> Delivery {
+    mutating func upstreamValue(_ value: Value, thread: Int) -> Delivery {
         guard case .subscribed = phase, let resources else { return .ignore }
         switch turn.claim(for: thread) {
         case .granted: return .deliver(resources, nested: false)
         case .reentrant: return .deliver(resources, nested: true)
+        case .queue:
+            queuedValues.append(value)
+            return .ignore
         case .wait(let waiter): return .wait(waiter)
         }
     }
@@ -200,7 +209,7 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
         case .granted:
             turn.letGo()
             return .deliver(takeResources(), upstream: upstream, trigger: trigger)
-        case .reentrant:
+        case .reentrant, .queue:
             queuedCompletion = completion
             return .queued(upstream: upstream, trigger: trigger)
         case .wait(let waiter):
@@ -224,14 +233,20 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
         case none
         /// Wake the thread the turn was handed to.
         case wake(TurnWaiter)
+        /// Deliver a queued value, ask `upstream` for the demand the downstream returns, then
+        /// end the delivery again.
+        case deliver(Resources, Value, upstream: SubscriptionStatus)
         /// Deliver the queued completion, and send the waiters away.
         case complete(Resources, Subscribers.Completion<Failure>, ArraySlice<TurnWaiter>)
     }
 
-    /// The delivery that held the turn returned: deliver the completion queued behind it, or
-    /// hand the turn to the next waiting thread, or let it go.
+    /// The delivery that held the turn returned: deliver the values queued behind it, then the
+    /// completion queued behind them, or hand the turn to the next waiting thread, or let it go.
     @inlinable
     mutating func endDelivery() -> EndAction {
+        if !queuedValues.isEmpty, let resources {
+            return .deliver(resources, queuedValues.removeFirst(), upstream: request())
+        }
         if let completion = queuedCompletion {
             queuedCompletion = nil
             let dismissed = turn.dismissAll()
@@ -253,10 +268,12 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
         return .subscribed(upstream)
     }
 
-    /// The downstream cancelled: the subscriptions to cancel and the resources to let go of
-    /// outside the lock. A completion queued behind a delivery is dropped.
+    /// The downstream cancelled: the subscriptions to cancel and the resources and queued values
+    /// to let go of outside the lock. A completion queued behind a delivery is dropped.
     @inlinable
-    mutating func cancel() -> (upstream: SubscriptionStatus, trigger: SubscriptionStatus, Resources?) {
+    mutating func cancel() -> (
+        upstream: SubscriptionStatus, trigger: SubscriptionStatus, Resources?, dropped: [Value]
+    ) {
         let upstream: SubscriptionStatus
         let trigger: SubscriptionStatus
         switch phase {
@@ -269,7 +286,8 @@ struct PrefixUntilOutputStateMachine<Resources, Failure: Error> {
         }
         phase = .terminal
         queuedCompletion = nil
-        return (upstream, trigger, takeResources())
+        defer { queuedValues = [] }
+        return (upstream, trigger, takeResources(), queuedValues)
     }
 
     /// Marks the machine terminal and lets go of the resources.

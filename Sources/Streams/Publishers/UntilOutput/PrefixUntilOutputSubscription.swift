@@ -11,7 +11,7 @@ final class PrefixUntilOutputSubscription<Upstream: Publisher, Trigger: Publishe
     Subscription, SideSubscriberParent, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
-    typealias Machine = PrefixUntilOutputStateMachine<Box<Downstream>, Downstream.Failure>
+    typealias Machine = PrefixUntilOutputStateMachine<Box<Downstream>, Downstream.Input, Downstream.Failure>
 
     @usableFromInline
     let lock = Lock()
@@ -53,7 +53,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        switch lock.withLockUnchecked({ machine.upstreamValue(thread: thread) }) {
+        switch lock.withLockUnchecked({ machine.upstreamValue(input, thread: thread) }) {
         case .ignore:
             return .none
         case .deliver(let downstream, let nested):
@@ -131,7 +131,19 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Ends the delivery this thread made while holding the turn.
     @inlinable
     func endDelivery() {
-        perform(lock.withLockUnchecked { machine.endDelivery() })
+        while true {
+            let end = lock.withLockUnchecked { machine.endDelivery() }
+            guard case .deliver(let downstream, let value, let upstream) = end else { return perform(end) }
+            deliverQueued(value, to: downstream, askingFor: upstream)
+        }
+    }
+
+    /// Delivers a value another thread queued for this one, and asks the upstream for the
+    /// demand the downstream returns.
+    @inlinable
+    func deliverQueued(_ value: Downstream.Input, to downstream: Box<Downstream>, askingFor upstream: SubscriptionStatus) {
+        let demand = downstream.value.receive(value)
+        if demand > 0 { upstream.request(demand) }
     }
 
     @inlinable
@@ -141,6 +153,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return
         case .wake(let waiter):
             waiter.wake()
+        case .deliver(let downstream, let value, let upstream):
+            deliverQueued(value, to: downstream, askingFor: upstream)
+            endDelivery()
         case .complete(let downstream, let completion, let dismissed):
             for waiter in dismissed { waiter.wake() }
             downstream.value.receive(completion: completion)
@@ -157,7 +172,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, trigger, _, _) = lock.withLockUnchecked { machine.cancel() }
         upstream.cancel()
         trigger.cancel()
     }
