@@ -11,11 +11,18 @@ let package = Package(
     dependencies: [
         .package(name: "Streams", path: "../"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Both come with Hummingbird; named here because the server's handle and its tests use them.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
     ],
     targets: [
         .target(
             name: "SignUpServer",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .target(
             name: "SignUpClient",
             dependencies: [
@@ -45,6 +52,7 @@ let package = Package(
             dependencies: [
                 "SignUpServer", "SignUpClient", "SignUpDemo",
                 .product(name: "StreamsTesting", package: "Streams"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]),
     ],
     swiftLanguageModes: [.v6]

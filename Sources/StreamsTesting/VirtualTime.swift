@@ -52,13 +52,13 @@ public struct VirtualTime: Strideable, Hashable, Comparable, Sendable, CustomStr
         VirtualTime(nanoseconds: Int64((Stride(nanoseconds: Int(clamping: nanoseconds)) + n).magnitude))
     }
 
-    /// The instant in seconds, such as `"1.25s"`.
+    /// The instant as `t=` and the time since the scheduler's start, written as
+    /// ``Stride`` writes an interval: `"t=0s"`, `"t=250ms"`, `"t=1.5s"`.
     ///
     /// ```swift
-    /// print(scheduler.now)   // 1.25s
+    /// print(scheduler.now)   // t=1.5s
     /// ```
     public var description: String {
-        let seconds = Double(nanoseconds) / 1_000_000_000
-        return "\(seconds)s"
+        "t=\(Stride(nanoseconds: Int(clamping: nanoseconds)))"
     }
 }

@@ -29,7 +29,7 @@ struct MinimumDurationTests {
         scheduler.advance(by: .milliseconds(499))
         #expect(log.items.isEmpty)
         scheduler.advance(by: .milliseconds(1))
-        #expect(log.items == ["0.5s failure(StreamsRecoveryTests.RequestError.timedOut)"])
+        #expect(log.items == ["t=500ms failure(StreamsRecoveryTests.RequestError.timedOut)"])
         #expect(subscriber.completion == .failure(.timedOut))
     }
 
@@ -42,9 +42,9 @@ struct MinimumDurationTests {
         scheduler.advance(by: .milliseconds(100))
         subject.send(2)
         subject.send(completion: .finished)
-        #expect(log.items == ["0.1s value 1", "0.2s value 2"])
+        #expect(log.items == ["t=100ms value 1", "t=200ms value 2"])
         scheduler.advance(by: .milliseconds(800))
-        #expect(log.items == ["0.1s value 1", "0.2s value 2", "1.0s finished"])
+        #expect(log.items == ["t=100ms value 1", "t=200ms value 2", "t=1s finished"])
     }
 
     @Test func aSlowCompletionIsDeliveredAtOnce() {
@@ -52,7 +52,7 @@ struct MinimumDurationTests {
         let request = Just(7).delay(for: .seconds(2), scheduler: scheduler)
         let (_, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
         scheduler.advance(by: .seconds(2))
-        #expect(log.items == ["2.0s value 7", "2.0s finished"])
+        #expect(log.items == ["t=2s value 7", "t=2s finished"])
     }
 
     @Test func aCompletionExactlyAtTheDeadlineIsDeliveredAtOnce() {
@@ -61,7 +61,7 @@ struct MinimumDurationTests {
         let (_, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
         #expect(scheduler.scheduledCount == 1)
         scheduler.advance(by: .seconds(1))
-        #expect(log.items == ["1.0s finished"])
+        #expect(log.items == ["t=1s finished"])
         #expect(scheduler.scheduledCount == 0)
     }
 
@@ -70,7 +70,7 @@ struct MinimumDurationTests {
         scheduler.advance(by: .seconds(10))
         let (_, log) = timeline(of: Empty<Int, Never>().minimumDuration(.milliseconds(300), scheduler: scheduler), on: scheduler)
         scheduler.advance(by: .milliseconds(300))
-        #expect(log.items == ["10.3s finished"])
+        #expect(log.items == ["t=10.3s finished"])
     }
 
     @Test func demandPassesThrough() {
@@ -106,7 +106,7 @@ struct MinimumDurationTests {
             .subscribe(subscriber)
         scheduler.advance(by: .milliseconds(250))
         subscriber.cancel()
-        #expect(cancels.items.map(\.description) == ["0.25s"])
+        #expect(cancels.items.map(\.description) == ["t=250ms"])
         subject.send(1)
         subject.send(completion: .finished)
         scheduler.run()
@@ -128,8 +128,8 @@ struct MinimumDurationTests {
         .subscribe(subscriber)
         scheduler.run()
         // A failing server cannot be hammered: at most one attempt per half second.
-        #expect(attempts.items.map(\.description) == ["0.0s", "0.5s", "1.0s"])
+        #expect(attempts.items.map(\.description) == ["t=0s", "t=500ms", "t=1s"])
         #expect(subscriber.completion == .finished)
-        #expect(scheduler.now.description == "1.5s")
+        #expect(scheduler.now.description == "t=1.5s")
     }
 }

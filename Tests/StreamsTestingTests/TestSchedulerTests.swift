@@ -27,9 +27,9 @@ struct TestSchedulerTests {
         scheduler.advance(by: .milliseconds(999))
         #expect(log.entries.isEmpty)
         scheduler.advance(by: .milliseconds(1))
-        #expect(log.entries == ["one at 1.0s"])
+        #expect(log.entries == ["one at t=1s"])
         scheduler.advance(by: .seconds(5))
-        #expect(log.entries == ["one at 1.0s", "two at 2.0s"])
+        #expect(log.entries == ["one at t=1s", "two at t=2s"])
         #expect(scheduler.now == .init(nanoseconds: 6_000_000_000))
     }
 
@@ -64,7 +64,7 @@ struct TestSchedulerTests {
             log("tick \(scheduler.now)")
         }
         scheduler.advance(by: .seconds(3))
-        #expect(log.entries == ["tick 1.0s", "tick 2.0s", "tick 3.0s"])
+        #expect(log.entries == ["tick t=1s", "tick t=2s", "tick t=3s"])
         repeating.cancel()
         scheduler.advance(by: .seconds(3))
         #expect(log.entries.count == 3)

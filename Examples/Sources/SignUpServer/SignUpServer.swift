@@ -1,10 +1,13 @@
 import Hummingbird
+import Logging
 
 /// The reference sign-up server: `GET /isUserNameAvailable?userName=NAME` (see
 /// ``SignUpRules``), on loopback by default.
 public enum SignUpServer {
     /// Makes the server application. `port` 0 picks a free port; `onRunning` is told the port
-    /// once the server accepts connections.
+    /// once the server accepts connections; `logger` receives the server's log (Hummingbird's
+    /// default, labelled `signup-server`, when nil). To run it in-process and stop it again, use
+    /// ``RunningSignUpServer``.
     ///
     /// ```swift
     /// let app = SignUpServer.application(port: 8080)
@@ -14,6 +17,7 @@ public enum SignUpServer {
         host: String = "127.0.0.1",
         port: Int = 8080,
         rules: SignUpRules = SignUpRules(),
+        logger: Logger? = nil,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
@@ -26,7 +30,8 @@ public enum SignUpServer {
             configuration: .init(address: .hostname(host, port: port), serverName: "signup-server"),
             onServerRunning: { channel in
                 await onRunning(channel.localAddress?.port ?? port)
-            })
+            },
+            logger: logger)
     }
 
     /// The HTTP response for an answer.

@@ -22,10 +22,10 @@ struct DemoScriptTests {
     }
 
     @Test func passesAgainstTheReferenceServer() async throws {
-        let server = try await SignUpIntegrationTests.startServer()
-        defer { server.task.cancel() }
-        let (passed, timeline) = await Self.runDemo(against: server.baseURL)
-        #expect(passed, "\(timeline.joined(separator: "\n"))")
+        try await SignUpIntegrationTests.withServer { baseURL in
+            let (passed, timeline) = await Self.runDemo(against: baseURL)
+            #expect(passed, "\(timeline.joined(separator: "\n"))")
+        }
     }
 
     @Test func passesAgainstAnIndependentServerWithHTTPDatesAndASkewedClock() async throws {

@@ -3,6 +3,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import InMemoryLogging
+import Logging
 import SignUpClient
 import SignUpServer
 import Streams
@@ -14,20 +16,19 @@ import Testing
 /// URLSession, validation, decoding and retry.
 @Suite("Sign-up server and client", .serialized)
 struct SignUpIntegrationTests {
-    /// A running server; cancel `task` to stop it.
-    struct RunningServer {
-        let baseURL: String
-        let task: Task<Void, any Error>
-    }
-
-    static func startServer() async throws -> RunningServer {
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = SignUpServer.application(port: 0, onRunning: { continuation.yield($0) })
-        let task = Task { try await app.runService() }
-        for await port in ports {
-            return RunningServer(baseURL: "http://127.0.0.1:\(port)", task: task)
+    /// Runs `body` against the sign-up server on an ephemeral loopback port, then stops the
+    /// server gracefully, also when `body` throws.
+    static func withServer(
+        logger: Logger? = nil, _ body: (_ baseURL: String) async throws -> Void
+    ) async throws {
+        let server = try await RunningSignUpServer.start(logger: logger)
+        do {
+            try await body(server.baseURL)
+        } catch {
+            try await server.stop()
+            throw error
         }
-        throw CancellationError()
+        try await server.stop()
     }
 
     /// Records the retries a client makes: each one's server hint and wait.
@@ -74,69 +75,85 @@ struct SignUpIntegrationTests {
     }
 
     @Test func anAvailableAndATakenName() async throws {
-        let server = try await Self.startServer()
-        defer { server.task.cancel() }
-        let log = RetryLog()
-        let available = await Self.result(of: client(server.baseURL, log: log).isAvailable("alice"))
-        let taken = await Self.result(of: client(server.baseURL, log: log).isAvailable("johndoe"))
-        #expect((try? available.get()) == true)
-        #expect((try? taken.get()) == false)
+        try await Self.withServer { baseURL in
+            let log = RetryLog()
+            let available = await Self.result(of: client(baseURL, log: log).isAvailable("alice"))
+            let taken = await Self.result(of: client(baseURL, log: log).isAvailable("johndoe"))
+            #expect((try? available.get()) == true)
+            #expect((try? taken.get()) == false)
+        }
     }
 
     @Test func badNamesGiveTheServersReasons() async throws {
-        let server = try await Self.startServer()
-        defer { server.task.cancel() }
-        let log = RetryLog()
-        for (name, reason) in [("", "emptyName"), ("jo", "tooShort"), ("admin", "illegalName"), ("superuser", "illegalName")] {
-            let result = await Self.result(of: client(server.baseURL, log: log).isAvailable(name))
-            guard case .failure(.validation(reason)) = result else {
-                Issue.record("\(name): expected validation(\(reason)), got \(result)")
-                continue
+        try await Self.withServer { baseURL in
+            let log = RetryLog()
+            let cases = [("", "emptyName"), ("jo", "tooShort"), ("admin", "illegalName"), ("superuser", "illegalName")]
+            for (name, reason) in cases {
+                let result = await Self.result(of: client(baseURL, log: log).isAvailable(name))
+                guard case .failure(.validation(reason)) = result else {
+                    Issue.record("\(name): expected validation(\(reason)), got \(result)")
+                    continue
+                }
             }
+            #expect(log.retries.isEmpty)
         }
-        #expect(log.retries.isEmpty)
     }
 
     @Test func maintenanceRecoversAfterExactlyTwoRetriesThatWaitedForRetryAfter() async throws {
-        let server = try await Self.startServer()
-        defer { server.task.cancel() }
-        let log = RetryLog()
-        let result = await Self.result(of: client(server.baseURL, log: log).isAvailable("maintenance"))
-        #expect((try? result.get()) == true)
-        #expect(log.retries.count == 2)
-        // The backoff asks for 50 and 100 ms; the server's Retry-After of two seconds wins.
-        #expect(log.retries.allSatisfy { $0.hint == .seconds(2) && $0.wait == .seconds(2) })
+        try await Self.withServer { baseURL in
+            let log = RetryLog()
+            let result = await Self.result(of: client(baseURL, log: log).isAvailable("maintenance"))
+            #expect((try? result.get()) == true)
+            #expect(log.retries.count == 2)
+            // The backoff asks for 50 and 100 ms; the server's Retry-After of two seconds wins.
+            #expect(log.retries.allSatisfy { $0.hint == .seconds(2) && $0.wait == .seconds(2) })
+        }
     }
 
     @Test func aServerErrorWithoutRetryAfterIsNotRetried() async throws {
-        let server = try await Self.startServer()
-        defer { server.task.cancel() }
-        let log = RetryLog()
-        let result = await Self.result(of: client(server.baseURL, log: log).isAvailable("servererror"))
-        guard case .failure(.server(500, _, nil)) = result else { Issue.record("expected a 500, got \(result)"); return }
-        #expect(log.retries.isEmpty)
+        try await Self.withServer { baseURL in
+            let log = RetryLog()
+            let result = await Self.result(of: client(baseURL, log: log).isAvailable("servererror"))
+            guard case .failure(.server(500, _, nil)) = result else { Issue.record("expected a 500, got \(result)"); return }
+            #expect(log.retries.isEmpty)
+        }
     }
 
     @Test func anIllegalResponseIsADecodingError() async throws {
-        let server = try await Self.startServer()
-        defer { server.task.cancel() }
-        let result = await Self.result(of: client(server.baseURL, log: RetryLog()).isAvailable("illegalresponse"))
-        guard case .failure(let error) = result, case .decoding = error else {
-            Issue.record("expected a decoding error, got \(result)"); return
+        try await Self.withServer { baseURL in
+            let result = await Self.result(of: client(baseURL, log: RetryLog()).isAvailable("illegalresponse"))
+            guard case .failure(let error) = result, case .decoding = error else {
+                Issue.record("expected a decoding error, got \(result)"); return
+            }
+            #expect(error.description.contains("isAvailable"))
         }
-        #expect(error.description.contains("isAvailable"))
     }
 
     @Test func aClosedPortIsATransportErrorRetriedThenDelivered() async throws {
         // Start a server to learn a free port, then stop it: nothing listens there any more.
-        let server = try await Self.startServer()
-        server.task.cancel()
-        _ = await server.task.result
+        let server = try await RunningSignUpServer.start()
+        try await server.stop()
         let log = RetryLog()
         let result = await Self.result(
             of: client(server.baseURL, log: log, backoff: .constant(.milliseconds(20))).isAvailable("alice"))
         guard case .failure(.transport) = result else { Issue.record("expected a transport error, got \(result)"); return }
         #expect(log.retries.count == 3)
+    }
+
+    @Test func aServerThatServedAndStoppedLogsNoError() async throws {
+        // Stopping by cancelling the server's task closed its socket twice and logged "Server
+        // shutdown error: Already closed" after every passing test. A graceful stop logs nothing
+        // at warning or above; the logger itself is not muted, so a real error would still show.
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "signup-server", factory: { _ in handler })
+        logger.logLevel = .trace
+        try await Self.withServer(logger: logger) { baseURL in
+            let result = await Self.result(of: client(baseURL, log: RetryLog()).isAvailable("alice"))
+            #expect((try? result.get()) == true)
+        }
+        let loud = handler.entries.filter { $0.level >= .warning }
+        #expect(loud.isEmpty, "\(loud.map { "\($0.level): \($0.message)" })")
+        #expect(handler.entries.contains { $0.message.description.contains("Server started") })
     }
 
     @Test func cancellingMidFlightCancelsTheHTTPRequest() async throws {
