@@ -1,7 +1,8 @@
 /// The state of a ``StageSubscription``: a value with no lock and no callouts. Each event
 /// updates it and returns what the subscription must do once the lock is released.
 ///
-/// Phases (COMBINE-EDGES G4):
+/// Phases (a `cancel()` before the upstream's subscription follows Combine's rule, written in
+/// "Zero demand and subscriptions before the upstream's" in Docs/MigratingFromCombine.md):
 /// - `awaitingSubscription(core)`: the upstream has not sent its subscription. A `cancel()`
 ///   here is a no-op (the late subscription is still accepted), except in the filter family,
 ///   where it ends the stage.
