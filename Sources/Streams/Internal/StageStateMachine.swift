@@ -13,8 +13,8 @@
 /// `Core` is what the stage holds while it is live, handed out of the lock as one reference.
 /// The upstream subscription is kept beside the phase rather than in `subscribed`: an
 /// existential in a case's payload makes every read of the phase on the value path copy it
-/// through its value witnesses (measured: removeDuplicates went from 494 to 631 instructions
-/// per value); it is set exactly while the phase is `subscribed`.
+/// through its value witnesses (Docs/Performance.md has the measured cost); it is set exactly
+/// while the phase is `subscribed`.
 @usableFromInline
 struct StageStateMachine<Core: AnyObject> {
     @usableFromInline
