@@ -57,7 +57,7 @@ struct CollectByTimeTests {
         #expect(subscriber.values == [[1, 2], [3]])
     }
 
-    /// As in Combine (COMBINE-EDGES §21): upstream is asked for one value at a time, when
+    /// As in Combine: upstream is asked for one value at a time, when
     /// subscribed and for each downstream request, and one more is returned per value.
     @Test func groupsWaitForDemandAndUpstreamIsAskedForOneValueAtATime() {
         let scheduler = TestScheduler()

@@ -110,7 +110,7 @@ struct DispatchQueueTimeTypeTests {
         #expect(start.distance(to: start) == .zero)
     }
 
-    /// QUIRK 7: past `Int`, Combine answers `.max` in both directions; Streams keeps the sign.
+    /// Past `Int`, Combine answers `.max` in both directions; Streams keeps the sign.
     @Test func distanceBeyondIntKeepsItsSign() {
         let early = Time(DispatchTime(uptimeNanoseconds: 1))
         let far = Time(.distantFuture)

@@ -69,7 +69,7 @@ struct MisuseTests {
         #expect(subscriber.completion == .finished)
     }
 
-    /// Combine cancels a second subscription sent to an operator that already has one (G4).
+    /// Combine cancels a second subscription sent to an operator that already has one.
     @Test func aSecondSubscriptionIsCancelled() {
         let scheduler = TestScheduler()
         func check<Output>(_ name: String, _ attach: (HandDriven<Int, Never>) -> AnyPublisher<Output, Never>) {

@@ -79,7 +79,7 @@ private struct ValuesThenSilence<Output>: Publisher {
     }
 }
 
-/// Pending scheduled work keeps a pipeline alive until it has run (COMBINE-EDGES G2), also
+/// Pending scheduled work keeps a pipeline alive until it has run, as in Combine, also
 /// when nothing else holds it; once it has completed or been cancelled, everything is released.
 @Suite("Time operators: lifetimes")
 struct TimeOperatorLifetimeTests {

@@ -2,8 +2,8 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES G5 for the time operators: `request(.none)` is accepted, never a trap, and the
-/// operator still delivers after a later real request.
+/// Zero demand in the time operators, as in Combine: `request(.none)` is accepted, never a trap,
+/// and the operator still delivers after a later real request.
 @Suite struct TimeOperatorZeroDemandTests {
     private static func ints() -> ManualUpstream<Int, TestError> {
         ManualUpstream(failure: .oops) { $0 }
@@ -79,7 +79,7 @@ import Testing
         #expect(subscriber.values == [2])
     }
 
-    /// As in Combine (COMBINE-EDGES §21), every request, `.none` included, asks upstream for one value.
+    /// As in Combine, every request, `.none` included, asks upstream for one value.
     @Test func collectByTimeAsksUpstreamForOneValuePerRequest() throws {
         let scheduler = TestScheduler()
         let upstream = Self.ints()

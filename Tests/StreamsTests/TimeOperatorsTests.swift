@@ -133,7 +133,7 @@ struct ThrottleTests {
         scheduler.advance()
         subject.send(2)
         subject.send(completion: .finished)
-        // As in Combine (COMBINE-EDGES §18), the completion waits behind the pending value, which
+        // As in Combine, the completion waits behind the pending value, which
         // goes at the end of its window.
         scheduler.advance(by: .milliseconds(999))
         #expect(subscriber.completion == nil)
@@ -175,7 +175,7 @@ struct DelayTests {
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completion == .failure(.oops))
-        // As in Combine, delay's subscription does not describe itself (COMBINE-EDGES §25).
+        // As in Combine, delay's subscription does not describe itself.
         #expect(!(subscriber.subscription! is any CustomStringConvertible))
     }
 

@@ -18,7 +18,7 @@ struct UntilOutputTests {
         source.send(2)
         stop.send(())
         source.send(3)
-        // As in Combine, the subscription has no description of its own (§14).
+        // As in Combine, the subscription has no description of its own.
         #expect(subscriber.subscriptionCount == 1)
         #expect(Array(subscriber.events.dropFirst()) == [.value(1), .value(2), .completion(.finished)])
         #expect(cancels.items.sorted() == ["source", "trigger"])

@@ -11,8 +11,8 @@ import Synchronization
 /// subscriber stays where it is, so a delivery can call it through an unretained reference.
 ///
 /// Its users (Sink, SubjectSubscriber, WeakSubject) spell the enter/leave/close sequence out
-/// inline: handing the delivery and the release to a helper as closures was measured at 30 to 60
-/// percent more instructions per value.
+/// inline: handing the delivery and the release to a helper as closures costs more per value
+/// (Docs/Performance.md has the measured cost).
 @usableFromInline
 struct DeliveryGate: ~Copyable {
     /// Where the gate stands.

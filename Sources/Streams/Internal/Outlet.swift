@@ -73,7 +73,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func send(_ value: Input, dropWithoutDemand: Bool = false) {
         // The same steps as `send(making:)`, spelled out: through a closure they cost flatMap
-        // about 50 more instructions per value.
+        // more per value (Docs/Performance.md has the measured cost).
         let thread = ThreadIdentity.current
         var step = lock.withLockUnchecked { () -> SendStep in
             guard isOpen else { return .done }

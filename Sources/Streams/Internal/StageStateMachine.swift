@@ -1,7 +1,8 @@
 /// The state of a ``StageSubscription``: a value with no lock and no callouts. Each event
 /// updates it and returns what the subscription must do once the lock is released.
 ///
-/// Phases (COMBINE-EDGES G4):
+/// Phases (a `cancel()` before the upstream's subscription follows Combine's rule, written in
+/// "Zero demand and subscriptions before the upstream's" in Docs/MigratingFromCombine.md):
 /// - `awaitingSubscription(core)`: the upstream has not sent its subscription. A `cancel()`
 ///   here is a no-op (the late subscription is still accepted), except in the filter family,
 ///   where it ends the stage.
@@ -12,8 +13,8 @@
 /// `Core` is what the stage holds while it is live, handed out of the lock as one reference.
 /// The upstream subscription is kept beside the phase rather than in `subscribed`: an
 /// existential in a case's payload makes every read of the phase on the value path copy it
-/// through its value witnesses (measured: removeDuplicates went from 494 to 631 instructions
-/// per value); it is set exactly while the phase is `subscribed`.
+/// through its value witnesses (Docs/Performance.md has the measured cost); it is set exactly
+/// while the phase is `subscribed`.
 @usableFromInline
 struct StageStateMachine<Core: AnyObject> {
     @usableFromInline

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// Combine's rules at the edges (COMBINE-EDGES G3-G8) that the contract suite does not cover:
+/// Combine's rules at the edges that the contract suite does not cover:
 /// which operators accept `request(.none)`, which cancel is a no-op before the subscription,
 /// which out-of-contract events trap, and what pass-through means.
 @Suite struct EdgeRulesTests {
@@ -11,7 +11,7 @@ import Testing
         ManualUpstream(failure: .oops) { $0 }
     }
 
-    // MARK: G5: request(.none)
+    // MARK: request(.none)
 
     /// Operators that hand `.none` on to their upstream, as Combine does.
     static let forwardingZeroDemand: [(String, @Sendable (ManualUpstream<Int, TestError>) -> AnyPublisher<String, any Error>)] = [
@@ -86,7 +86,7 @@ import Testing
         }
     }
 
-    // MARK: G4/G7: before the subscription
+    // MARK: Before the subscription
 
     /// Operators whose `cancel()` before the upstream subscription is a no-op.
     static let keepingLateSubscription:
@@ -181,7 +181,7 @@ import Testing
         }
     }
 
-    // MARK: G3: pass-through
+    // MARK: Pass-through
 
     @Test func passThroughOperatorsHandTheUpstreamSubscriptionDown() throws {
         let operators: [(ManualUpstream<Int, TestError>) -> AnyPublisher<String, any Error>] = [
@@ -229,7 +229,7 @@ import Testing
         }
     }
 
-    // MARK: G1: one inner behind several subscribers
+    // MARK: One inner behind several subscribers
 
     @Test func catchReportsOneInnerToBothSides() throws {
         let upstream = Self.ints()

@@ -95,7 +95,7 @@ let operatorCatalog: [OperatorEntry] = {
     let none: [String] = []
     let reducing = ["downstream", "result", "initial", "status"]
     return [
-        // Pass-through (G3).
+        // Pass-through: the upstream's own subscription is handed downstream, as in Combine.
         OperatorEntry("map", .named("Map", children: none), passThrough: true) { h in
             let t = h.tracked
             return h.ints.map {

@@ -3,9 +3,9 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// G1 for the subscriptions that sources hand out and for the subscribers: each reports
-/// Combine's description (also as its playground description), Combine's mirror, and is never
-/// CustomDebugStringConvertible.
+/// Descriptions and mirrors of the subscriptions that sources hand out and of the subscribers:
+/// each reports Combine's description (also as its playground description), Combine's mirror,
+/// and is never CustomDebugStringConvertible.
 @Suite struct SubscriptionReflectionTests {
     /// Subscribes a subscriber that requests nothing and returns the subscription it got.
     private func subscription<P: Publisher>(of publisher: P) throws -> any Subscription {

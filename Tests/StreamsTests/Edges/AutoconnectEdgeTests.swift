@@ -52,7 +52,7 @@ private final class NamedSubscription: Subscription, CustomStringConvertible, Cu
     var playgroundDescription: Any { "Named in a playground" }
 }
 
-@Suite("autoconnect at the edges (COMBINE-EDGES §41)")
+@Suite("autoconnect at the edges")
 struct AutoconnectEdgeTests {
     @Test func theFirstSubscriberIsSubscribedUpstreamAndThenConnects() {
         let upstream = ManualConnectable()
@@ -161,7 +161,7 @@ struct AutoconnectEdgeTests {
         #expect(subscriptions.items.count == 2)
     }
 
-    /// QUIRK 22: Combine lowers the count again on every repeated cancel of one subscription, which
+    /// Combine lowers the count again on every repeated cancel of one subscription, which
     /// disconnects the other subscribers; here each subscription counts once.
     @Test func cancellingOneSubscriptionTwiceCountsOnce() {
         let upstream = ManualConnectable()
@@ -181,7 +181,7 @@ struct AutoconnectEdgeTests {
         #expect(upstream.log.items.filter { $0 == "disconnect" }.count == 1)
     }
 
-    /// QUIRK 22: Combine connects a second time for a subscriber that arrives from inside the
+    /// Combine connects a second time for a subscriber that arrives from inside the
     /// first `connect()`; here it joins the connection under way.
     @Test func aSubscriberArrivingDuringTheFirstConnectJoinsIt() {
         let upstream = ManualConnectable()

@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// buffer(size:prefetch:whenFull:) (COMBINE-EDGES §4).
+/// buffer(size:prefetch:whenFull:) at the edges.
 @Suite struct BufferEdgeTests {
     private static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
 
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func valuesAfterTheUpstreamFinishedAreIgnored() {
-        // QUIRK 8: Combine still buffers them and delivers them before `.finished`.
+        // Combine still buffers them and delivers them before `.finished`.
         let upstream = Self.ints()
         upstream.ignoresCancel = true
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)

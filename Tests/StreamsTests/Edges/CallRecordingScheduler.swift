@@ -3,7 +3,7 @@ import StreamsTesting
 
 /// A virtual-time scheduler that records every call an operator makes to it, with the times,
 /// tolerances and options passed, so that tests can pin the exact call sequence of the time
-/// operators (COMBINE-EDGES G9). Work runs when the test advances the clock, as on a
+/// operators. Work runs when the test advances the clock, as on a
 /// ``TestScheduler``. Its options are strings, to tell a passed option from `nil`.
 final class CallRecordingScheduler: Scheduler, @unchecked Sendable {
     typealias SchedulerTimeType = VirtualTime

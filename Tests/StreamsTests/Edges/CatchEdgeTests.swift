@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// `catch` and `tryCatch` at the edges (COMBINE-EDGES §8), driven by hand through
+/// `catch` and `tryCatch` at the edges, driven by hand through
 /// ``ManualUpstream``s for the upstream and the recovery publisher.
 @Suite("catch / tryCatch at the edges")
 struct CatchEdgeTests {
@@ -188,7 +188,7 @@ struct CatchEdgeTests {
         #expect(second.recoverySubscription.cancels == 1)
     }
 
-    /// QUIRK 9: Combine loses a cancel made while the recovery is being subscribed; Streams
+    /// Combine loses a cancel made while the recovery is being subscribed; Streams
     /// cancels the recovery's subscription when it arrives.
     @Test func aCancelWhileAwaitingTheRecoveryCancelsItsSubscription() {
         let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }

@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// `append` and `prepend` (`Publishers.Concatenate`) at the edges (COMBINE-EDGES §23).
+/// `append` and `prepend` (`Publishers.Concatenate`) at the edges.
 @Suite("append / prepend at the edges")
 struct ConcatenateEdgeTests {
     /// A prefix, a suffix and a subscriber, wired with `append`.

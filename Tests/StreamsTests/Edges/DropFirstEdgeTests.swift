@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// `dropFirst(_:)` at the edges (COMBINE-EDGES §17): the downstream holds its subscription
+/// `dropFirst(_:)` at the edges, as in Combine: the downstream holds its subscription
 /// before the upstream is subscribed, the upstream is asked for the values to drop up front, and
 /// dropped values ask for nothing more.
 @Suite struct DropFirstEdgeTests {
@@ -78,7 +78,7 @@ import Testing
         let inner = try #require(upstream.subscriber as? any Subscriber<Int, TestError>)
         inner.receive(completion: .finished)
         #expect(subscriber.completions.count == 1)
-        // Combine accepts a new upstream subscription after a completion (QUIRK 16); Streams
+        // Combine accepts a new upstream subscription after a completion; Streams
         // does not: the stage has ended.
         let late = try #require(upstream.sendSubscription())
         #expect(late.cancels == 1)
@@ -146,7 +146,7 @@ import Testing
 }
 
 /// The filter family's inner ("producer") traps on a request that arrives before it has handed
-/// a subscription downstream (COMBINE-EDGES G6).
+/// a subscription downstream, as Combine's does.
 @Suite struct FilterFamilyRequestEdgeTests {
     @Test func aRequestBeforeTheSubscriptionTraps() async {
         await #expect(processExitsWith: .failure) {

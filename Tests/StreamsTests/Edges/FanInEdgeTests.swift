@@ -2,8 +2,8 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// Combine's rules at the edges for the fan-in operators (COMBINE-EDGES G1, G5, §34):
-/// `merge`, `combineLatest` and `zip`.
+/// Combine's rules at the edges for the fan-in operators `merge`, `combineLatest` and `zip`:
+/// descriptions and mirrors, zero demand, and `zip`'s subscription and demand.
 @Suite struct FanInEdgeTests {
     /// Builds an operator over two hand-driven upstreams.
     typealias Build =
@@ -13,7 +13,7 @@ import Testing
         ManualUpstream(failure: .oops) { $0 }
     }
 
-    // MARK: G1: descriptions and mirrors
+    // MARK: Descriptions and mirrors
 
     /// Every arity, built over two hand-driven upstreams (the others are `Empty`s that never finish).
     static let arities: [(String, String, Build)] = {
@@ -51,7 +51,7 @@ import Testing
         subscriber.cancel()
     }
 
-    // MARK: §34: zip's subscription and demand
+    // MARK: zip's subscription and demand
 
     @Test func zipHandsItsSubscriptionDownstreamOnceEveryUpstreamHasOne() throws {
         let (a, b) = (Self.ints(), Self.ints())
@@ -128,7 +128,7 @@ import Testing
         MisuseTests.expectMessage("API Violation: demand must not be zero", in: zip4)
     }
 
-    /// QUIRK 21: Combine sends a tuple completed while the downstream's demand is exhausted; Streams
+    /// Combine sends a tuple completed while the downstream's demand is exhausted; Streams
     /// keeps it until the downstream asks.
     @Test func zipKeepsASurplusTupleUntilDemand() throws {
         let (a, b) = (Self.ints(), Self.ints())

@@ -230,7 +230,7 @@ struct FlatMapEdgeTests {
         #expect(subscriber.completions == [.failure(.other)])
     }
 
-    /// QUIRK 12: Combine still delivers a child's value that arrives after the failure was
+    /// Combine still delivers a child's value that arrives after the failure was
     /// sent; Streams sends nothing after a completion.
     @Test func nothingIsDeliveredAfterAFailure() {
         let rig = Rig(subscriber: TestSubscriber(initialDemand: .unlimited))
@@ -241,7 +241,7 @@ struct FlatMapEdgeTests {
         #expect(rig.subscriber.events == [.subscription("FlatMap"), .completion(.failure(.oops))])
     }
 
-    /// QUIRK 12: Combine traps when the upstream fails while the children are being cancelled.
+    /// Combine traps when the upstream fails while the children are being cancelled.
     @Test func anUpstreamFailingWhileTheChildrenAreCancelledIsIgnored() {
         let upstream = ManualUpstream<Int, TestError>(failure: .other) { $0 }
         let children = [ChildProbe("a"), ChildProbe("b")]

@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES §39: measureInterval at the edges, on a virtual-time scheduler.
+/// measureInterval at the edges, on a virtual-time scheduler.
 @Suite("measureInterval at the edges")
 struct MeasureIntervalEdgeTests {
     typealias Stride = TestScheduler.SchedulerTimeType.Stride

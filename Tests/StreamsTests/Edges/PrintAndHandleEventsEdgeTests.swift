@@ -10,7 +10,7 @@ private final class WriteLog: TextOutputStream {
     var lines: [String] { writes.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }
 
-/// print (COMBINE-EDGES §13) and handleEvents (§20).
+/// print and handleEvents at the edges.
 @Suite struct PrintAndHandleEventsEdgeTests {
     private static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
 

@@ -2,8 +2,8 @@
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES §22 (receive(on:)) and §25 (delay), which share their state rules: each test
-/// runs against both, on a virtual-time scheduler.
+/// receive(on:) and delay at the edges. They share their state rules: each test runs against
+/// both, on a virtual-time scheduler.
 @Suite("receive(on:) and delay at the edges")
 struct ReceiveOnDelayEdgeTests {
     enum Operator: String, CaseIterable, CustomTestStringConvertible {
@@ -214,8 +214,8 @@ struct ReceiveOnDelayEdgeTests {
         #expect(subscription.cancels == 1)
     }
 
-    /// Scheduled work holds the operator and its downstream until it has run (G2); then the
-    /// downstream is let go of (Streams releases it, where Combine keeps it for good).
+    /// As in Combine, scheduled work holds the operator and its downstream until it has run; then
+    /// the downstream is let go of (Streams releases it, where Combine keeps it for good).
     @Test(arguments: Operator.allCases)
     func scheduledWorkKeepsTheDownstreamUntilItHasRun(_ op: Operator) {
         for completes in [false, true] {

@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// The reduce family (COMBINE-EDGES §2): one shared behaviour.
+/// The reduce family at the edges: one shared behaviour.
 @Suite struct ReducingEdgeTests {
     private static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
 

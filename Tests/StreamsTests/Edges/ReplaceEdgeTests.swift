@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// `replaceError(with:)` (COMBINE-EDGES §42) and `replaceEmpty(with:)` (§28) at the edges.
+/// `replaceError(with:)` and `replaceEmpty(with:)` at the edges.
 @Suite("replaceError / replaceEmpty at the edges")
 struct ReplaceEdgeTests {
     // MARK: replaceError
@@ -142,7 +142,7 @@ struct ReplaceEdgeTests {
         #expect(subscriber.completions == [.finished])
     }
 
-    /// QUIRK 18: Combine asks the upstream for `.unlimited` as well; Streams forwards only what
+    /// Combine asks the upstream for `.unlimited` as well; Streams forwards only what
     /// the downstream requests.
     @Test func replaceEmptyAsksTheUpstreamOnlyForTheDownstreamsDemand() {
         let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }

@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// Publishers.Sequence's (§38) and Record's (§19) subscriptions, and collect(_ count:) (§21).
+/// Publishers.Sequence's and Record's subscriptions, and collect(_ count:), at the edges.
 @Suite struct SequenceRecordAndCollectEdgeTests {
     @Test func sequenceDescribesACustomSequenceAndTurnsToSequenceOnceCancelled() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
@@ -74,7 +74,7 @@ import Testing
         let subscriber = TestSubscriber<[Int], TestError>(initialDemand: nil)
         upstream.collect(2).subscribe(subscriber)
         let inner = try #require(upstream.subscriber as? any Subscription)
-        // Values and a completion before the subscription are not forwarded (QUIRK 3).
+        // Unlike Combine, values and a completion before the subscription are not forwarded.
         upstream.send(1)
         inner.cancel()
         let late = try #require(upstream.sendSubscription())

@@ -3,12 +3,12 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// What the stage operators do with events out of contract (COMBINE-EDGES G7). A value before
-/// the upstream's subscription: `tryMap` and `tryScan` process and forward it, as Combine does;
-/// `output`, `encode` and `decode` ignore it, where Combine forwards it to a downstream that has
-/// no subscription yet (QUIRK 3). After the operator's own completion nothing more is forwarded,
-/// where Combine's `tryMap`, `tryScan` and `output` go on (QUIRK 2). Both are documented
-/// differences.
+/// What the stage operators do with events out of contract. A value before the upstream's
+/// subscription: `tryMap` and `tryScan` process and forward it, as Combine does; `output`,
+/// `encode` and `decode` ignore it, where Combine forwards it to a downstream that has no
+/// subscription yet. After the operator's own completion nothing more is forwarded, where
+/// Combine's `tryMap`, `tryScan` and `output` go on. Both differences are documented in
+/// "Events after an operator's own completion are dropped" in Docs/MigratingFromCombine.md.
 @Suite struct StageOutOfContractTests {
     private static func upstream() -> ManualUpstream<Int, TestError> {
         let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }

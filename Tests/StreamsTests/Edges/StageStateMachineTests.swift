@@ -2,7 +2,8 @@
 import Testing
 
 /// The phases of ``StageStateMachine`` on their own, for an ordinary stage and for the filter
-/// family, whose edges are stricter (COMBINE-EDGES G4, §5).
+/// family, whose edges are stricter: it cancels a late subscription and traps on events before
+/// its subscription.
 @Suite struct StageStateMachineTests {
     private final class Core {}
 

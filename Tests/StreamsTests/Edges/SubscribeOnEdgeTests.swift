@@ -2,7 +2,7 @@
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES §29: subscribe(on:) at the edges, on a virtual-time scheduler.
+/// subscribe(on:) at the edges, on a virtual-time scheduler.
 @Suite("subscribe(on:) at the edges")
 struct SubscribeOnEdgeTests {
     private func attach(
@@ -115,7 +115,7 @@ struct SubscribeOnEdgeTests {
         #expect(weakSubscriber == nil)
     }
 
-    /// QUIRK 19: on a synchronous scheduler, a request made from inside the upstream's own
+    /// On a synchronous scheduler, a request made from inside the upstream's own
     /// `request` traps in Combine. Streams makes it once the outer call has returned, so the
     /// upstream is never entered twice and every value arrives.
     @Test func aReentrantRequestOnASynchronousSchedulerWaitsForTheOuterCall() {

@@ -188,7 +188,7 @@ struct SwitchToLatestEdgeTests {
         #expect(rig.subscriber.completions == [.failure(.other)])
     }
 
-    /// QUIRK 14: Combine forwards every outer completion and still delivers the cancelled
+    /// Combine forwards every outer completion and still delivers the cancelled
     /// child's values after an outer failure; Streams completes once and sends nothing after.
     @Test func nothingArrivesAfterTheCompletion() {
         let rig = Rig(subscriber: TestSubscriber())

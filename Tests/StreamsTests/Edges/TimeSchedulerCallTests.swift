@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES G9: the scheduler calls receive(on:), delay, subscribe(on:) and measureInterval
+/// The scheduler calls receive(on:), delay, subscribe(on:) and measureInterval
 /// make, with their options and tolerance, recorded by a ``CallRecordingScheduler``.
 @Suite("Scheduler calls of receive(on:), delay, subscribe(on:), measureInterval")
 struct TimeSchedulerCallTests {

@@ -2,9 +2,9 @@
 import StreamsTesting
 import Testing
 
-/// COMBINE-EDGES §7 (timeout), §37 (debounce), §18 (throttle), §21 (collect(.byTime)) and their
-/// rows of G4, G5, G7, G9 and G10: the scheduler calls each makes, in order, and the edges of
-/// their subscriptions.
+/// `timeout`, `debounce`, `throttle` and `collect(.byTime)` at the edges: the scheduler calls each
+/// makes, in order, and what their subscriptions do with a `cancel()` before the upstream's
+/// subscription, zero demand, events out of contract and the demand they ask upstream for.
 @Suite struct TimerOperatorsEdgeTests {
     typealias Call = CallRecordingScheduler.Call
 
@@ -242,7 +242,7 @@ import Testing
         MisuseTests.expectMessage("timeout cannot be used with ImmediateScheduler", in: trap)
     }
 
-    /// Throttle and collect(.byTime) behave like Combine's other time operators here (G4): the
+    /// Throttle and collect(.byTime) behave like Combine's other time operators here: the
     /// late subscription is kept and asked for the usual demand.
     @Test(arguments: ["throttle", "collect(.byTime)"])
     func cancelBeforeTheSubscriptionIsANoOp(_ name: String) throws {

@@ -16,7 +16,7 @@ private final class OrderSubscriber: Subscriber, @unchecked Sendable {
     func receive(completion: Subscribers.Completion<TestError>) {}
 }
 
-/// `drop(untilOutputFrom:)` (COMBINE-EDGES §9) and `prefix(untilOutputFrom:)` (§14) at the edges.
+/// `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` at the edges.
 @Suite("drop / prefix(untilOutputFrom:) at the edges")
 struct UntilOutputEdgeTests {
     struct Rig {
@@ -75,8 +75,8 @@ struct UntilOutputEdgeTests {
         #expect(late?.requests == [.max(5), .none])
     }
 
-    /// QUIRK 10: a dropped value asks for a replacement and takes no demand (Combine lets it use
-    /// the demand up); the trigger is cancelled after its value (Combine leaves it running).
+    /// A dropped value asks for a replacement and takes no demand (Combine lets it use the
+    /// demand up); the trigger is cancelled after its value (Combine leaves it running).
     @Test func dropReplenishesDroppedValuesAndCancelsTheTriggerAfterItsValue() {
         let rig = Rig(initialDemand: .max(2))
         rig.drop()
@@ -146,7 +146,7 @@ struct UntilOutputEdgeTests {
         #expect(rig.subscriber.completions == [])
     }
 
-    /// QUIRK 10: Combine traps on a value after a cancel (its demand is gone); Streams ignores it.
+    /// Combine traps on a value after a cancel (its demand is gone); Streams ignores it.
     @Test func dropIgnoresAValueAfterACancel() {
         let rig = Rig(initialDemand: .max(1))
         rig.upstream.ignoresCancel = true
@@ -210,7 +210,7 @@ struct UntilOutputEdgeTests {
         }
     }
 
-    /// QUIRK 13: the trigger is cancelled after its value too (Combine leaves it running).
+    /// The trigger is cancelled after its value too (Combine leaves it running).
     @Test func prefixFinishesAndCancelsBothSidesOnTheTriggersValue() {
         let rig = Rig()
         rig.prefix()
@@ -223,7 +223,7 @@ struct UntilOutputEdgeTests {
         #expect(rig.subscriber.completions == [.finished])
     }
 
-    /// QUIRK 13: Combine sends `.finished` at once, to a downstream without a subscription;
+    /// Combine sends `.finished` at once, to a downstream without a subscription;
     /// Streams hands the subscription down first, when the upstream's arrives (and cancels that).
     @Test func prefixTriggeredBeforeTheUpstreamSubscriptionFinishesWhenItArrives() {
         let rig = Rig()

@@ -1,7 +1,8 @@
 /// The state of a ``DropFirstSubscription``: a value with no lock and no callouts. Each event
 /// updates it and says what the subscription must do once the lock is released.
 ///
-/// Phases (COMBINE-EDGES §17):
+/// Phases (see "Zero demand and subscriptions before the upstream's" in
+/// Docs/MigratingFromCombine.md):
 /// - `awaitingUpstream(pending)`: the downstream already holds the subscription; its requests
 ///   add up in `pending`. The upstream subscription → `subscribed`, asking it for `pending`
 ///   plus the values still to drop. A `cancel()` here changes nothing (Combine's rule: the late

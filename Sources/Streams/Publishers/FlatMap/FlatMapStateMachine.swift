@@ -2,8 +2,8 @@
 ///
 /// Its data is kept beside it in the machine (`upstream` while `subscribed`, `pendingFailure`
 /// while `completing`): the per-value path tests the phase several times, and a phase with an
-/// existential payload costs a value-witness copy for each test (about 400 instructions per
-/// value in `subject.flatMap { Just($0) }`).
+/// existential payload costs a value-witness copy for each test (Docs/Performance.md has the
+/// measured cost).
 @usableFromInline
 enum FlatMapPhase {
     /// The downstream has the subscription; the upstream's has not arrived.

@@ -15,8 +15,9 @@
 /// `cancel`: a scheduled request or cancel that runs meanwhile (re-entering from the upstream on a
 /// synchronous scheduler, or on another thread of a concurrent one) is left to that thread,
 /// which makes it once its call has returned. Combine traps on the re-entrant request instead
-/// (COMBINE-EDGES QUIRK 19); either way the upstream is never entered twice at once. Requests
-/// left waiting are added up, so a waiting `request(.none)` is not passed on.
+/// (see "`subscribe(on:)` with a synchronous scheduler" in Docs/MigratingFromCombine.md);
+/// either way the upstream is never entered twice at once. Requests left waiting are added up,
+/// so a waiting `request(.none)` is not passed on.
 @usableFromInline
 struct SubscribeOnStateMachine<Downstream: Subscriber> {
     @usableFromInline

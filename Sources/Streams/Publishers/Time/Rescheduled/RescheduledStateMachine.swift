@@ -4,7 +4,7 @@
 ///
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here is a
-///   no-op, so a subscription that arrives later is still accepted (COMBINE-EDGES G4).
+///   no-op, so a subscription that arrives later is still accepted, as in Combine.
 /// - `subscribed`: each value is queued and one scheduled action is made for it; the completion
 ///   is queued the same way → `completing`; `cancel()` → `cancelled`, or `terminated` when no
 ///   scheduled action is left to run.
