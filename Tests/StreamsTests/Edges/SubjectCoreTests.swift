@@ -107,6 +107,30 @@ import Testing
         #expect(subject.core.conduits.slots.count < 2 * live.count + KeyedList<Int>.compactionThreshold)
     }
 
+    /// The send under way walks its snapshot: those cancelled meanwhile (enough to compact the
+    /// list) miss the value, the others get it in order.
+    @Test func subscribersCancelledDuringASendMissItAndTheOthersGetItInOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var cancellables: [AnyCancellable] = []
+        for index in 0..<100 {
+            cancellables.append(
+                subject.sink { value in
+                    received.append(index)
+                    if index == 10, value == 0 {
+                        for other in 0..<100 where other % 10 != 0 { cancellables[other].cancel() }
+                    }
+                })
+        }
+        subject.send(0)
+        #expect(received == Array(0...10) + Array(stride(from: 20, to: 100, by: 10)))
+        #expect(subject.core.conduits.slots.count < 2 * 10 + KeyedList<Int>.compactionThreshold)
+        received = []
+        subject.send(1)
+        #expect(received == Array(stride(from: 0, to: 100, by: 10)))
+        cancellables.removeAll()
+    }
+
     // MARK: Upstream subscriptions
 
     private func upstreamCount<Output>(_ subject: PassthroughSubject<Output, Never>) -> Int {
