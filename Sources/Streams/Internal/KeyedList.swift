@@ -2,59 +2,59 @@
 /// plain value with no lock: ``SubjectCore`` keeps its subscribers' conduits and its upstream
 /// subscriptions in two of these, under its lock.
 ///
-/// Keys increase with every addition, and the slots stay sorted by key, so a removal finds its
-/// slot by binary search: O(log n) comparisons and no hashing. A removed element leaves an empty
-/// slot behind (nothing shifts); once empty slots outnumber the elements, the slots are compacted
-/// in place, which moves each element at most once per compaction, so a removal moves a constant
-/// number of slots on average. Readers walk ``slots`` in order and skip the empty ones; a copy of
-/// ``slots`` is a snapshot that later changes do not affect.
+/// Keys increase with every addition and are kept in ``keys``, in the order of ``elements``, so
+/// a removal finds its element by binary search: O(log n) comparisons and no hashing. A removed
+/// element is replaced by the list's `placeholder` (nothing shifts) and its key is marked as
+/// removed; once removed ones outnumber the others, both arrays are compacted in place, which
+/// moves each element at most once per compaction, so a removal moves a constant number of
+/// elements on average.
+///
+/// Readers walk ``elements`` as they are, placeholders included, so the placeholder must be an
+/// element that does nothing (for a subject's conduits, one whose closures ignore what they are
+/// given): walking a plain array costs no more per element than before there were keys. A copy
+/// of ``elements`` is a snapshot that later changes do not affect.
 ///
 /// ```swift
-/// var list = KeyedList<String>()
+/// var list = KeyedList<String>(placeholder: "")
 /// let first = list.append("a")
-/// _ = list.append("b")
-/// list.remove(first)   // "a"; list.slots now holds an empty slot and "b"
+/// list.append("b")
+/// list.remove(first)   // "a"; list.elements is now ["", "b"]
 /// ```
 @usableFromInline
 struct KeyedList<Element> {
-    /// One element under its key; `element` is nil once removed.
+    /// The elements in the order they were added; removed ones are `placeholder`.
     @usableFromInline
-    struct Slot {
-        @usableFromInline
-        let key: Int
-        @usableFromInline
-        var element: Element?
-
-        @inlinable
-        init(key: Int, element: Element) {
-            self.key = key
-            self.element = element
-        }
-    }
-
-    /// The slots, sorted by key, empty ones included.
+    var elements: ContiguousArray<Element> = []
+    /// The key of each element of ``elements``, increasing, or its bitwise complement (a
+    /// negative number) once the element was removed.
     @usableFromInline
-    var slots: ContiguousArray<Slot> = []
+    var keys: ContiguousArray<Int> = []
+    /// What stands for a removed element.
+    @usableFromInline
+    let placeholder: Element
     /// The key the next ``append(_:)`` gives.
     @usableFromInline
     var nextKey = 0
-    /// How many slots hold an element.
+    /// How many elements have not been removed.
     @usableFromInline
     var count = 0
     /// The work removals have cost so far, counted so that tests can check how it grows with
-    /// the number of elements: the slots ``remove(_:)`` looked at to find its key...
+    /// the number of elements: the keys ``remove(_:)`` looked at to find its own...
     @usableFromInline
     var removalProbes = 0
-    /// ... and the slots it moved or dropped to get rid of empty ones.
+    /// ... and the elements it moved or dropped to get rid of removed ones.
     @usableFromInline
     var removalMoves = 0
 
-    /// Below this many slots, empty ones are left until the list empties or grows.
+    /// Below this many elements, removed ones are left until the list empties or grows.
     @inlinable
     static var compactionThreshold: Int { 16 }
 
+    /// An empty list whose removed elements are replaced by `placeholder`.
     @inlinable
-    init() {}
+    init(placeholder: Element) {
+        self.placeholder = placeholder
+    }
 
     /// Adds `element` after every other; returns its key.
     @inlinable
@@ -62,7 +62,8 @@ struct KeyedList<Element> {
     mutating func append(_ element: Element) -> Int {
         let key = nextKey
         nextKey += 1
-        slots.append(Slot(key: key, element: element))
+        elements.append(element)
+        keys.append(key)
         count += 1
         return key
     }
@@ -72,47 +73,54 @@ struct KeyedList<Element> {
     @inlinable
     mutating func remove(_ key: Int) -> Element? {
         var low = 0
-        var high = slots.count
+        var high = keys.count
         while low < high {
             let middle = low + (high - low) / 2
             removalProbes += 1
-            if slots[middle].key < key {
+            let probed = keys[middle]
+            if (probed < 0 ? ~probed : probed) < key {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
-        guard low < slots.count, slots[low].key == key, let element = slots[low].element else { return nil }
-        slots[low].element = nil
+        guard low < keys.count, keys[low] == key else { return nil }
+        keys[low] = ~key
+        let removed = elements[low]
+        elements[low] = placeholder
         count -= 1
         if count == 0 {
-            removalMoves += slots.count
-            slots.removeAll(keepingCapacity: true)
-        } else if slots.count - count > count, slots.count >= Self.compactionThreshold {
+            removalMoves += elements.count
+            elements.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+        } else if keys.count - count > count, keys.count >= Self.compactionThreshold {
             compact()
         }
-        return element
+        return removed
     }
 
-    /// Moves the elements to the front, in order, and drops the empty slots.
+    /// Moves the remaining elements to the front, in order, and drops the removed ones.
     @inlinable
     mutating func compact() {
         var kept = 0
-        for index in slots.indices where slots[index].element != nil {
+        for index in keys.indices where keys[index] >= 0 {
             if index != kept {
-                slots.swapAt(kept, index)
+                keys.swapAt(kept, index)
+                elements.swapAt(kept, index)
             }
             kept += 1
         }
-        removalMoves += slots.count
-        slots.removeSubrange(kept...)
+        removalMoves += keys.count
+        keys.removeSubrange(kept...)
+        elements.removeSubrange(kept...)
     }
 
-    /// Empties the list and returns its slots; keys keep increasing.
+    /// Empties the list and returns its elements, placeholders included; keys keep increasing.
     @inlinable
-    mutating func removeAll() -> ContiguousArray<Slot> {
+    mutating func removeAll() -> ContiguousArray<Element> {
         count = 0
-        defer { slots = [] }
-        return slots
+        keys = []
+        defer { elements = [] }
+        return elements
     }
 }

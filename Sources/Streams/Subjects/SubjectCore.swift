@@ -10,11 +10,15 @@
 ///
 /// Conduits and upstream subscriptions are kept in ``KeyedList``s: in the order they came, and
 /// removed by key in O(log n) with nothing shifted. A value goes to the conduits in the order
-/// they subscribed.
+/// they subscribed, walking a snapshot of the list's elements, where a removed conduit is a
+/// placeholder that ignores it.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     typealias Conduits = KeyedList<SubjectConduitEntry<Output, Failure>>
+    /// The conduits a value or the completion goes to.
+    @usableFromInline
+    typealias Snapshot = ContiguousArray<SubjectConduitEntry<Output, Failure>>
     @usableFromInline
     typealias Upstreams = KeyedList<any Subscription>
 
@@ -29,13 +33,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     var current: Output?
     @usableFromInline
     @exclusivity(unchecked)
-    var conduits = Conduits()
+    var conduits = Conduits(placeholder: .removed)
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
     @exclusivity(unchecked)
-    var upstreamSubscriptions = Upstreams()
+    var upstreamSubscriptions = Upstreams(placeholder: Subscriptions.empty)
     @usableFromInline
     @exclusivity(unchecked)
     var hasDownstreamDemand = false
@@ -53,8 +57,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
 
     deinit {
-        for slot in upstreamSubscriptions.slots {
-            slot.element?.cancel()
+        for subscription in upstreamSubscriptions.elements {
+            subscription.cancel()
         }
     }
 
@@ -91,18 +95,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the current value (`evenAfterCompletion` when assigned through `value`).
     @inlinable
     func send(_ value: Output, storing: Bool, evenAfterCompletion: Bool) {
-        let conduits = lock.withLockUnchecked { () -> ContiguousArray<Conduits.Slot>? in
+        let conduits = lock.withLockUnchecked { () -> Snapshot? in
             guard completion == nil else {
                 if storing && evenAfterCompletion { current = value }
                 return nil
             }
             if storing { current = value }
-            return self.conduits.slots
+            return self.conduits.elements
         }
         guard let conduits else { return }
         let thread = ThreadIdentity.current
-        for slot in conduits {
-            slot.element?.offer(value, thread)
+        for conduit in conduits {
+            conduit.offer(value, thread)
         }
     }
 
@@ -110,14 +114,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// subscriptions stay until the core goes away, or until they end (``forget(upstream:)``).
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = lock.withLockUnchecked { () -> ContiguousArray<Conduits.Slot>? in
+        let conduits = lock.withLockUnchecked { () -> Snapshot? in
             guard self.completion == nil else { return nil }
             self.completion = completion
             return self.conduits.removeAll()
         }
         guard let conduits else { return }
-        for slot in conduits {
-            slot.element?.finish(completion)
+        for conduit in conduits {
+            conduit.finish(completion)
         }
     }
 
@@ -149,13 +153,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// current value asked at once).
     @inlinable
     func conduitReceivedDemand() {
-        let subscriptions = lock.withLockUnchecked { () -> ContiguousArray<Upstreams.Slot> in
+        let subscriptions = lock.withLockUnchecked { () -> ContiguousArray<any Subscription> in
             guard !hasDownstreamDemand, !kind.replaysCurrent else { return [] }
             hasDownstreamDemand = true
-            return upstreamSubscriptions.slots
+            return upstreamSubscriptions.elements
         }
-        for slot in subscriptions {
-            slot.element?.request(.unlimited)
+        for subscription in subscriptions {
+            subscription.request(.unlimited)
         }
     }
 
@@ -166,5 +170,19 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     func remove(_ key: Int) {
         let removed = lock.withLockUnchecked { conduits.remove(key) }
         withExtendedLifetime(removed) {}
+    }
+}
+
+extension SubjectConduitEntry {
+    /// What stands for a removed conduit in the core's list: it ignores what it is given.
+    @inlinable
+    static var removed: Self {
+        Self(offer: { _, _ in }, finish: { _ in })
+    }
+
+    @inlinable
+    init(offer: @escaping (Output, Int) -> Void, finish: @escaping (Subscribers.Completion<Failure>) -> Void) {
+        self.offer = offer
+        self.finish = finish
     }
 }
