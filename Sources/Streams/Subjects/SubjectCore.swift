@@ -180,6 +180,7 @@ extension SubjectConduitEntry {
         Self(offer: { _, _ in }, finish: { _ in })
     }
 
+    /// An entry that calls these closures.
     @inlinable
     init(offer: @escaping (Output, Int) -> Void, finish: @escaping (Subscribers.Completion<Failure>) -> Void) {
         self.offer = offer
