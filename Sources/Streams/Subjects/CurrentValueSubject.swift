@@ -80,6 +80,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// ```
     @inlinable
     public func send(subscription: any Subscription) {
-        core.send(subscription: subscription)
+        core.keep(upstream: subscription)
     }
 }

@@ -72,6 +72,6 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// ```
     @inlinable
     public func send(subscription: any Subscription) {
-        core.send(subscription: subscription)
+        core.keep(upstream: subscription)
     }
 }

@@ -7,9 +7,6 @@ import Synchronization
 /// unspecialised implementation, which looks type metadata up on every value.
 @usableFromInline
 struct SubjectConduitEntry<Output, Failure: Error> {
-    /// The conduit, for identity.
-    @usableFromInline
-    let conduit: AnyObject
     /// Delivers a value sent by the given thread (see `SubjectConduit.offer(_:from:)`).
     @usableFromInline
     let offer: (Output, Int) -> Void
@@ -20,7 +17,6 @@ struct SubjectConduitEntry<Output, Failure: Error> {
     @inlinable
     init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
     where Downstream.Input == Output, Downstream.Failure == Failure {
-        self.conduit = conduit
         offer = { conduit.offer($0, from: $1) }
         finish = { conduit.finish($0) }
     }
@@ -66,6 +62,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     let lock = Lock()
     @usableFromInline
     let kind: SubjectKind
+    /// The key the core keeps this conduit under, to remove it by.
+    @usableFromInline
+    let key: Int
     /// While the state machine allows it (``SubjectConduitStateMachine/allowsFastDelivery``),
     /// the conduit is in the fast mode: `mode` is `fastIdle`, and `offer` claims the delivery by
     /// swapping in its thread's identity with one atomic operation, delivers without the lock,
@@ -85,10 +84,11 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// A conduit whose subscribing thread (the caller) holds the turn until ``start()``.
     @inlinable
-    init(downstream: Downstream, subject: AnyObject, core: SubjectCore<Output, Failure>, kind: SubjectKind) {
+    init(downstream: Downstream, subject: AnyObject, core: SubjectCore<Output, Failure>, kind: SubjectKind, key: Int) {
         let box = Box(downstream)
         receiver = .passUnretained(box)
         self.kind = kind
+        self.key = key
         state = StateMachine(
             kind: kind, live: .init(downstream: box, subject: subject, core: core),
             subscribingThread: ThreadIdentity.current)
@@ -259,7 +259,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         }
         guard let remains else { return }
         for waiter in remains.dismissed { waiter.wake() }
-        remains.core.remove(self)
+        remains.core.remove(key)
     }
 
     @usableFromInline

@@ -17,6 +17,11 @@ extension Publisher {
 }
 
 /// Forwards a publisher into a subject, and is the subscription the subject sees.
+///
+/// A subject that can let go of an upstream subscription before it goes away
+/// (``UpstreamKeepingSubject``) is told when this one completes or is cancelled, so that a
+/// subject fed by many successive connections (a `share()` that reconnects) keeps none of the
+/// ended ones.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -37,6 +42,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
+    /// The key the subject keeps this subscription under, once it has said it can forget it.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var kept: Int?
 
     @inlinable
     init(subject: Downstream) {
@@ -55,7 +64,21 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
             subscription.cancel()
             return
         }
-        subject.send(subscription: self)
+        guard let keeper = subject as? any UpstreamKeepingSubject else {
+            subject.send(subscription: self)
+            return
+        }
+        guard let key = keeper.keep(upstream: self) else { return }
+        // Completed or cancelled meanwhile (maybe inside `keep`, by the request it makes): the
+        // subject lets go of this subscription now.
+        let ended = lock.withLockUnchecked { () -> Bool in
+            guard case .subscribed = status else { return true }
+            kept = key
+            return false
+        }
+        if ended {
+            keeper.forget(upstream: key)
+        }
     }
 
     @inlinable
@@ -71,18 +94,41 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let subscribed = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status else { return false }
+        let (subscribed, forgetting) = lock.withLockUnchecked { () -> (Bool, Keeper?) in
+            guard case .subscribed = status else { return (false, nil) }
             status = .terminal
-            return true
+            return (true, takeKeeper())
         }
         guard subscribed else { return }
         let previous = gate.close()
-        guard previous != .closed else { return }
-        borrowedSubject?._withUnsafeGuaranteedRef { $0.send(completion: completion) }
-        if previous == .open {
-            release()
+        if previous != .closed {
+            borrowedSubject?._withUnsafeGuaranteedRef { $0.send(completion: completion) }
+            if previous == .open {
+                release()
+            }
         }
+        forget(forgetting)
+    }
+
+    /// The subject and the key it keeps this subscription under, to tell it that the
+    /// subscription ended.
+    @usableFromInline
+    typealias Keeper = (subject: Downstream, key: Int)
+
+    /// Takes what ``forget(_:)`` needs, if the subject keeps this subscription under a key;
+    /// call with the lock held, as the subscription ends.
+    @inlinable
+    func takeKeeper() -> Keeper? {
+        guard let key = kept, let subject else { return nil }
+        kept = nil
+        return (subject, key)
+    }
+
+    /// Tells the subject that this subscription ended; call outside the lock.
+    @inlinable
+    func forget(_ keeper: Keeper?) {
+        guard let keeper else { return }
+        (keeper.subject as? any UpstreamKeepingSubject)?.forget(upstream: keeper.key)
     }
 
     /// Lets go of the subject, outside the lock; called once, as the gate decides.
@@ -103,14 +149,15 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
+        let (upstream, forgetting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Keeper?) in
             defer { status = .terminal }
-            return status
+            return (status, takeKeeper())
         }
         if gate.close() == .open {
             release()
         }
         upstream.cancel()
+        forget(forgetting)
     }
 
     @usableFromInline

@@ -103,3 +103,25 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
         subject.receive(subscriber: subscriber)
     }
 }
+
+extension WeakSubject: UpstreamKeepingSubject {
+    /// Hands `subscription` to the subject, if it is still there (otherwise cancels it); the key
+    /// is the subject's, when it can forget a subscription.
+    @inlinable
+    func keep(upstream subscription: any Subscription) -> Int? {
+        guard let subject else {
+            subscription.cancel()
+            return nil
+        }
+        guard let keeper = subject as? any UpstreamKeepingSubject else {
+            subject.send(subscription: subscription)
+            return nil
+        }
+        return keeper.keep(upstream: subscription)
+    }
+
+    @inlinable
+    func forget(upstream key: Int) {
+        (subject as? any UpstreamKeepingSubject)?.forget(upstream: key)
+    }
+}
