@@ -39,7 +39,7 @@ private final class WeakReference<Object: AnyObject> {
     weak var object: Object?
 }
 
-@Suite("multicast, makeConnectable, share at the edges (COMBINE-EDGES §6)")
+@Suite("multicast, makeConnectable, share at the edges")
 struct MulticastEdgeTests {
     /// A multicast over a hand-driven subject, one subscriber attached: the inner it made and
     /// the subscription standing for the subject.

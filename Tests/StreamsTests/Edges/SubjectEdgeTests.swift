@@ -35,7 +35,7 @@ import Testing
         return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
-    // MARK: Descriptions and mirrors (G1)
+    // MARK: Descriptions and mirrors
 
     @Test(arguments: ["PassthroughSubject", "CurrentValueSubject", "PublishedSubject"])
     func conduitsShowTheirSubjectUntilCancelled(kind: String) throws {
@@ -112,7 +112,7 @@ import Testing
         #expect(object(completed[3].value) == ObjectIdentifier(future))
     }
 
-    // MARK: Lifetime (§10)
+    // MARK: Lifetime
 
     @Test func aSubscriptionKeepsItsSubjectAliveUntilCancelled() throws {
         weak var weakSubject: PassthroughSubject<Int, Never>?
@@ -143,7 +143,7 @@ import Testing
         #expect(subscriber.completion == .finished)
     }
 
-    // MARK: Upstream demand (G10)
+    // MARK: Upstream demand
 
     @Test func aCurrentValueSubjectFollowsItsUpstreamWithoutSubscribers() {
         let subject = CurrentValueSubject<Int, Never>(0)
@@ -180,8 +180,9 @@ import Testing
         #expect(late.requests == [.unlimited])
     }
 
-    /// QUIRK 11 resolved as Combine: upstream subscriptions stay after the completion and are
-    /// cancelled when the subject goes away.
+    /// As in Combine (quirk 11 in the index of Docs/MigratingFromCombine.md): upstream
+    /// subscriptions given to `send(subscription:)` stay after the completion and are cancelled
+    /// when the subject goes away.
     @Test(arguments: [false, true])
     func upstreamSubscriptionsOutliveTheCompletionUntilTheSubjectGoesAway(currentValue: Bool) {
         let upstream = RecordingSubscription()
@@ -195,7 +196,7 @@ import Testing
         #expect(upstream.cancels == 1)
     }
 
-    // MARK: Zero demand (§10, G5)
+    // MARK: Zero demand
 
     /// A subscriber that missed values because it had no demand gets the subject's value at the
     /// time of its next request, not the last value offered to it.
@@ -257,8 +258,8 @@ import Testing
         #expect(subscriber.values.isEmpty)
     }
 
-    /// QUIRK 15: Combine delivers every signal once anything was requested; Streams honours
-    /// the amount.
+    /// Quirk 15 in the index of Docs/MigratingFromCombine.md: Combine delivers every signal once
+    /// anything was requested; Streams honours the amount.
     @Test func observableObjectPublisherHonoursTheDemandAmount() throws {
         let publisher = ObservableObjectPublisher()
         let (subscriber, subscription) = try subscribe(publisher)
@@ -272,7 +273,7 @@ import Testing
         #expect(subscriber.values.count == 1)
     }
 
-    // MARK: @Published (§16)
+    // MARK: @Published
 
     @Test func assigningTheProjectedValueChangesNothing() {
         let a = Model()
