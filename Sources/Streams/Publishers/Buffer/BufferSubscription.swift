@@ -1,0 +1,131 @@
+/// The subscription of ``Publishers/Buffer``; its phases are ``BufferStateMachine``'s. Whoever
+/// finds nothing draining (an arriving value, a completion or a request) drains the buffer while
+/// there is demand, so the subscriber is never called concurrently.
+@usableFromInline
+final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    @usableFromInline
+    typealias Machine = BufferStateMachine<Downstream, Upstream.Output, Upstream.Failure>
+
+    @usableFromInline
+    let makeError: (() -> Upstream.Failure)?
+    @usableFromInline
+    let lock = Lock()
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: Machine
+
+    @inlinable
+    init(downstream: Downstream, buffer: Publishers.Buffer<Upstream>) {
+        let overflow: Machine.Overflow
+        switch buffer.whenFull {
+        case .dropNewest:
+            overflow = .dropNewest
+            makeError = nil
+        case .dropOldest:
+            overflow = .dropOldest
+            makeError = nil
+        case .customError(let make):
+            overflow = .customError
+            makeError = make
+        }
+        machine = Machine(
+            downstream: downstream, size: max(buffer.size, 0), keepFull: buffer.prefetch == .keepFull,
+            overflow: overflow)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard let (initial, downstream) = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        // As in Combine, upstream is asked before the downstream has the subscription.
+        subscription.request(initial)
+        downstream.receive(subscription: self)
+        lock.withLockUnchecked { machine.subscriptionHandedDownstream() }
+        // A completion that arrived inside the initial request may be due now.
+        _ = drain()
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        switch lock.withLockUnchecked({ machine.value(input) }) {
+        case .ignore:
+            return .none
+        case .drain:
+            // Inside a value, `.keepFull` returns the number of delivered values as demand.
+            return .max(drain().delivered)
+        case .makeError:
+            let error = makeError!()
+            lock.withLockUnchecked { machine.overflowed(error) }?.cancel()
+            _ = drain()
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        if lock.withLockUnchecked({ machine.completion(completion) }) {
+            _ = drain()
+        }
+    }
+
+    /// Sends buffered values while there is demand, then a completion when it is due, unless
+    /// another call is already draining. Returns how many values `.keepFull` asks `upstream`
+    /// for again.
+    @inlinable
+    func drain() -> (delivered: Int, upstream: (any Subscription)?) {
+        guard lock.withLockUnchecked({ machine.beginDrain() }) else { return (0, nil) }
+        var returned = Subscribers.Demand.none
+        while true {
+            switch lock.withLockUnchecked({ machine.drainStep(returned: returned) }) {
+            case .send(let downstream, let value):
+                returned = downstream.receive(value)
+            case .complete(let downstream, let completion, _):
+                downstream.receive(completion: completion)
+                return (0, nil)
+            case .stop(let delivered, let upstream):
+                return (delivered, upstream)
+            }
+        }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        // As in Combine, `.none` is accepted and changes nothing.
+        guard lock.withLockUnchecked({ machine.request(demand) }) else { return }
+        // Inside a request, `.keepFull` asks for the delivered values with a request.
+        let (delivered, upstream) = drain()
+        upstream?.request(.max(delivered))
+    }
+
+    @inlinable
+    func cancel() {
+        // Handed out of the lock so that what it holds is released outside it.
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "Buffer" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked {
+            let terminal: Subscribers.Completion<Upstream.Failure>? =
+                if case .completing(let completion) = machine.phase { completion } else { nil }
+            return Mirror(
+                self,
+                children: [
+                    "values": machine.buffered, "state": machine.phase, "downstreamDemand": machine.demand,
+                    "terminal": terminal as Any,
+                ])
+        }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}

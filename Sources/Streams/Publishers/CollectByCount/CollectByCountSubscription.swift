@@ -1,0 +1,102 @@
+/// The subscription of ``Publishers/CollectByCount``; its phases are
+/// ``CollectByCountStateMachine``'s. A completion that arrives before the subscription is not
+/// forwarded (Combine forwards it to a downstream that has no subscription yet).
+///
+/// The buffer and `receiving` are touched only by upstream's calls, which never overlap, so a
+/// value takes the lock only when it fills the buffer.
+@usableFromInline
+final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == [Element] {
+    @usableFromInline
+    let count: Int
+    @usableFromInline
+    let lock = Lock()
+    /// Touched only by upstream's calls.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var buffer: [Element] = []
+    /// Whether values are collected: from the accepted subscription to the completion. Touched
+    /// only by upstream's calls.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var receiving = false
+
+    // Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: CollectByCountStateMachine<Downstream>
+
+    @inlinable
+    init(downstream: Downstream, count: Int) {
+        machine = CollectByCountStateMachine(downstream: downstream)
+        self.count = count
+        buffer.reserveCapacity(count)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard let downstream = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        receiving = true
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Element) -> Subscribers.Demand {
+        guard receiving else { return .none }
+        buffer.append(input)
+        guard buffer.count == count else { return .none }
+        let full = buffer
+        buffer.removeAll(keepingCapacity: true)
+        guard let downstream = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        return downstream.receive(full) * count
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        let (downstream, _) = lock.withLockUnchecked { machine.completion() }
+        receiving = false
+        let rest = buffer
+        buffer = []
+        guard let downstream else { return }
+        if case .finished = completion, !rest.isEmpty {
+            _ = downstream.receive(rest)
+        }
+        downstream.receive(completion: completion)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "API Violation: demand must not be zero")
+        lock.withLockUnchecked { machine.request() }?.request(demand * count)
+    }
+
+    @inlinable
+    func cancel() {
+        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        upstream?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { "CollectByCount" }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        lock.withLockUnchecked {
+            let upstream: (any Subscription)? =
+                if case .subscribed(let upstream) = machine.phase { upstream } else { nil }
+            return Mirror(
+                self,
+                children: [
+                    "downstream": machine.downstream as Any, "upstreamSubscription": upstream as Any,
+                    "buffer": buffer, "count": count,
+                ])
+        }
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}
