@@ -6,9 +6,9 @@
 /// value sent re-entrantly from inside the downstream is buffered and delivered next; a value
 /// from another thread waits for the turn, so upstreams on other threads run at the
 /// downstream's pace instead of filling the buffer; one whose wait would deadlock (the
-/// delivering thread waits for the sender's thread) is buffered like a re-entrant one. The outlet counts the downstream's demand:
-/// values beyond it wait in the buffer (or are dropped, for `combineLatest`), which the
-/// upstreams' own demand bounds. A `.finished` waits behind buffered values; a failure discards
+/// delivering thread waits for the sender's thread) is buffered like a re-entrant one. The
+/// outlet counts the downstream's demand: values beyond it wait in the buffer (or are dropped,
+/// for `combineLatest`), which the upstreams' own demand bounds. A `.finished` waits behind buffered values; a failure discards
 /// them and goes next. No lock is held while the downstream runs.
 ///
 /// `onDemand` is told the demand the downstream returns from `receive(_:)`, so that the operator
