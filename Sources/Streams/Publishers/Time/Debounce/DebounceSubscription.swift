@@ -12,21 +12,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let debounce: Publishers.Debounce<Upstream, Context>
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: DebounceStateMachine<Downstream>
+    let state: LockedState<DebounceStateMachine<Downstream>>
 
     @inlinable
     init(downstream: Downstream, debounce: Publishers.Debounce<Upstream, Context>) {
-        state = DebounceStateMachine(downstream: downstream)
+        state = LockedState(DebounceStateMachine(downstream: downstream))
         self.debounce = debounce
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -36,7 +32,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let generation = lock.withLockUnchecked({ state.receiveValue(input) }) else { return .none }
+        guard let generation = state.withLock({ $0.receiveValue(input) }) else { return .none }
         let scheduler = debounce.scheduler
         let start = scheduler.now
         let tolerance = scheduler.minimumTolerance
@@ -46,28 +42,28 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         ) { [self] in
             fire(generation)
         }
-        lock.withLockUnchecked { state.armed(generation, timer: timer) }?.cancel()
+        state.withLock { $0.armed(generation, timer: timer) }?.cancel()
         return .none
     }
 
     /// The wait for value `generation` is over: send it if there is demand.
     @inlinable
     func fire(_ generation: Int) {
-        let (timer, delivery) = lock.withLockUnchecked { state.fired(generation) }
+        let (timer, delivery) = state.withLock { $0.fired(generation) }
         timer?.cancel()
         guard let (downstream, value) = delivery else { return }
         let more = downstream.value.receive(value)
-        if more > 0 { lock.withLockUnchecked { state.request(more) } }
+        if more > 0 { state.withLock { $0.request(more) } }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let keepLast: Bool
         if case .finished = completion { keepLast = debounce.deliversPendingValueOnFinish } else { keepLast = false }
-        guard let timer = lock.withLockUnchecked({ state.receiveCompletion(keepLast: keepLast) }) else { return }
+        guard let timer = state.withLock({ $0.receiveCompletion(keepLast: keepLast) }) else { return }
         timer?.cancel()
         debounce.scheduler.schedule { [self] in
-            guard let (downstream, last) = lock.withLockUnchecked({ state.deliverCompletion() }) else { return }
+            guard let (downstream, last) = state.withLock({ $0.deliverCompletion() }) else { return }
             if let last { _ = downstream.value.receive(last) }
             downstream.value.receive(completion: completion)
         }
@@ -75,13 +71,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { state.request(demand) }
+        state.withLock { $0.request(demand) }
     }
 
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        let (timer, upstream, _) = state.withLock { $0.cancel() }
         timer?.cancel()
         upstream?.cancel()
     }
@@ -91,7 +87,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        let (downstream, demand, currentValue) = lock.withLockUnchecked { state.reflected }
+        let (downstream, demand, currentValue) = state.withLock { $0.reflected }
         return Mirror(
             self, children: ["downstream": downstream as Any, "downstreamDemand": demand, "currentValue": currentValue as Any])
     }
