@@ -63,7 +63,7 @@ struct DeliveryTurnStressTests {
         #expect(probe.checker.misordered == 0)
         #expect(probe.checker.overlaps == 0)
         let conduit = try #require(probe.subscription as? SubjectConduit<TurnProbe>)
-        let slots = conduit.lock.withLockUnchecked { conduit.state.turn.waiterSlotsHighWater }
+        let slots = conduit.state.withLock { $0.turn.waiterSlotsHighWater }
         #expect(slots <= 2 * threads)
         conduit.cancel()
         print("stress: \(threads) threads x \(sends) sends into one subject: at most \(slots) waiter slots")
@@ -106,7 +106,7 @@ struct DeliveryTurnStressTests {
         #expect(probe.checker.misordered == 0)
         #expect(probe.checker.overlaps == 0)
         let merge = try #require(probe.subscription as? FanInSubscription<TurnProbe>)
-        let slots = merge.outlet.lock.withLockUnchecked { merge.outlet.turn.waiterSlotsHighWater }
+        let slots = merge.outlet.state.withLock { $0.turn.waiterSlotsHighWater }
         #expect(slots <= 2 * threads)
         merge.cancel()
         print("stress: merge of \(threads) upstreams on \(threads) threads x \(sends) sends: at most \(slots) waiter slots")

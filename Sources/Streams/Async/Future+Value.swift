@@ -44,13 +44,12 @@ extension Future {
 
 /// The subscriber behind ``Future/value``: it asks for the value and resumes the waiting task
 /// with the first value or failure.
-final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-    let lock = Lock()
-    // Guarded by `lock`.
-    var continuation: UnsafeContinuation<Result<Input, Failure>, Never>?
+final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, Sendable {
+    /// The waiting task, until it is resumed.
+    let state: LockedState<UnsafeContinuation<Result<Input, Failure>, Never>?>
 
     init(_ continuation: UnsafeContinuation<Result<Input, Failure>, Never>) {
-        self.continuation = continuation
+        state = LockedState(continuation)
     }
 
     func receive(subscription: any Subscription) {
@@ -70,9 +69,9 @@ final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked
 
     /// Resumes the waiting task once; later calls do nothing.
     func resume(_ result: Result<Input, Failure>) {
-        let continuation = lock.withLockUnchecked { () -> UnsafeContinuation<Result<Input, Failure>, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
+        let continuation = state.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
         }
         // Handed from the promise's thread to the waiting task, as Combine's `value` does.
         nonisolated(unsafe) let result = result

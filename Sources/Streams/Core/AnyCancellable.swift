@@ -9,13 +9,10 @@
 ///     .sink { print($0) }
 ///     .store(in: &cancellables)
 /// ```
-public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+public final class AnyCancellable: Cancellable, Hashable, Sendable {
+    /// The cancel action, until it has run.
     @usableFromInline
-    let lock = Lock()
-
-    @usableFromInline
-    @exclusivity(unchecked)
-    var action: (() -> Void)?
+    let state: LockedState<(() -> Void)?>
 
     /// Makes a cancellable that runs `cancel` the first time it is cancelled or deinitialized.
     ///
@@ -24,7 +21,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// ```
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        action = cancel
+        state = LockedState(cancel)
     }
 
     /// Makes a cancellable that cancels `canceller` the first time it is cancelled or
@@ -45,9 +42,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// ```
     @inlinable
     public func cancel() {
-        let action = lock.withLockUnchecked { () -> (() -> Void)? in
-            defer { self.action = nil }
-            return self.action
+        let action = state.withLock { action in
+            defer { action = nil }
+            return action
         }
         action?()
     }

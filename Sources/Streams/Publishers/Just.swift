@@ -38,6 +38,8 @@ extension Just: Sendable where Output: Sendable {}
 ///
 /// As in Combine, the subscription keeps the value for its whole life (its mirror shows it,
 /// also after the delivery or a cancel); only the downstream is let go.
+///
+/// Unchecked `Sendable`: it holds the value, which need not be `Sendable`, as Combine's does.
 @usableFromInline
 final class JustSubscription<Output, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -62,12 +64,9 @@ where Downstream.Input == Output {
 
     @usableFromInline
     let name: String
+    /// The subscriber, until the request or the cancel takes it.
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending: Pending?
+    let state: LockedState<Pending?>
     /// The value, kept after it is delivered: the mirror shows it. Stored last, so that the
     /// other fields keep offsets known at compile time in unspecialised code.
     @usableFromInline
@@ -77,7 +76,7 @@ where Downstream.Input == Output {
     init(name: String, value: Output, downstream: Downstream) {
         self.name = name
         self.value = value
-        pending = Pending(downstream: downstream)
+        state = LockedState(Pending(downstream: downstream))
     }
 
     @inlinable
@@ -97,7 +96,7 @@ where Downstream.Input == Output {
     /// Empties `pending` and hands back what it held.
     @inlinable
     func take() -> Pending? {
-        lock.withLockUnchecked {
+        state.withLock { pending in
             defer { pending = nil }
             return pending
         }

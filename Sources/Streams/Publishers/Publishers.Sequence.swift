@@ -63,16 +63,38 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 /// sequence while active, and `request(.none)` is accepted (also from inside `receive(_:)`).
 ///
 /// The per-element path takes no lock. Whoever holds `owned` (set under the lock) is the only
-/// code that touches `iterator`, `next` and reads `downstream`: the thread that is emitting, or,
-/// once nothing is emitting, the one that cancels or finishes. Requests made while emitting
-/// (from `receive(_:)` or another thread) only add to `pending`, which the emitter picks up;
-/// a cancel while emitting raises `cancelled`, which the emitter checks before every element.
+/// code that touches `downstream`, `iterator` and `next`: the thread that is emitting, or, once
+/// nothing is emitting, the one that cancels or finishes. Requests made while emitting (from
+/// `receive(_:)` or another thread) only add to `pending`, which the emitter picks up; a cancel
+/// while emitting raises `cancelled`, which the emitter checks before every element.
+///
+/// Unchecked `Sendable`: the fields the owner touches are not guarded by the lock; `owned`
+/// makes their accesses exclusive.
 @usableFromInline
 final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
+    /// What the lock guards.
     @usableFromInline
-    let lock = Lock()
+    struct State {
+        @usableFromInline
+        var pending = Subscribers.Demand.none
+        @usableFromInline
+        var owned = false
+        @usableFromInline
+        var terminated = false
+        /// The sequence, for the description and mirror; nil once exhausted or cancelled.
+        @usableFromInline
+        var sequence: Any?
+
+        @inlinable
+        init(sequence: Any) {
+            self.sequence = sequence
+        }
+    }
+
+    @usableFromInline
+    let state: LockedState<State>
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
     /// Sent after the last element: `.finished`, or a `Record`'s recorded completion.
@@ -82,22 +104,7 @@ where Downstream.Input == Iterator.Element {
     @usableFromInline
     let isRecord: Bool
 
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var owned = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var terminated = false
-    /// The sequence, for the description and mirror; nil once exhausted or cancelled.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var sequence: Any?
-
-    // Touched only by the owner; `downstream` is written under `lock` too, for `customMirror`.
+    // Touched only by the owner (see above), without the lock: the per-element path.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
@@ -113,8 +120,8 @@ where Downstream.Input == Iterator.Element {
         downstream: Downstream, sequence: Any, iterator: Iterator, next: Iterator.Element,
         completion: Subscribers.Completion<Downstream.Failure>, isRecord: Bool = false
     ) {
+        state = LockedState(State(sequence: sequence))
         self.downstream = downstream
-        self.sequence = sequence
         self.completion = completion
         self.isRecord = isRecord
         self.iterator = iterator
@@ -125,13 +132,13 @@ where Downstream.Input == Iterator.Element {
     func request(_ demand: Subscribers.Demand) {
         // As in Combine, `.none` is accepted and changes nothing.
         guard demand > 0 else { return }
-        let claimed = lock.withLockUnchecked { () -> Subscribers.Demand? in
-            guard !terminated else { return nil }
-            guard !owned else {
-                pending += demand
+        let claimed = state.withLock { state -> Subscribers.Demand? in
+            guard !state.terminated else { return nil }
+            guard !state.owned else {
+                state.pending += demand
                 return nil
             }
-            owned = true
+            state.owned = true
             return demand
         }
         if let demand = claimed {
@@ -162,14 +169,14 @@ where Downstream.Input == Iterator.Element {
                 demand += additional
             }
             // nil: nothing more was asked for; .none: cancelled meanwhile; otherwise: go on.
-            let resume = lock.withLockUnchecked { () -> Subscribers.Demand? in
-                if terminated { return Subscribers.Demand.none }
-                if pending == .none {
-                    owned = false
+            let resume = state.withLock { state -> Subscribers.Demand? in
+                if state.terminated { return Subscribers.Demand.none }
+                if state.pending == .none {
+                    state.owned = false
                     return nil
                 }
-                defer { pending = .none }
-                return pending
+                defer { state.pending = .none }
+                return state.pending
             }
             guard let resume else { return }
             guard resume > 0 else {
@@ -183,9 +190,9 @@ where Downstream.Input == Iterator.Element {
     /// Sends `.finished` unless cancelled meanwhile; runs only while holding `owned`.
     @inlinable
     func finish() {
-        let alreadyTerminated = lock.withLockUnchecked { () -> Bool in
-            defer { terminated = true }
-            return terminated
+        let alreadyTerminated = state.withLock { state in
+            defer { state.terminated = true }
+            return state.terminated
         }
         let downstream = release()
         if !alreadyTerminated {
@@ -199,27 +206,28 @@ where Downstream.Input == Iterator.Element {
     func release() -> Downstream? {
         iterator = nil
         next = nil
-        let (downstream, _) = lock.withLockUnchecked {
-            defer {
-                self.downstream = nil
-                sequence = nil
-            }
-            return (self.downstream, sequence)
+        let downstream = self.downstream
+        self.downstream = nil
+        // The sequence is handed out of the lock so that it is released outside it.
+        let sequence = state.withLock { state in
+            defer { state.sequence = nil }
+            return state.sequence
         }
+        withExtendedLifetime(sequence) {}
         return downstream
     }
 
     @inlinable
     func cancel() {
         // The sequence is handed out of the lock so that it is released outside it.
-        let (mustRelease, _) = lock.withLockUnchecked { () -> (Bool, Any?) in
-            guard !terminated else { return (false, nil) }
-            terminated = true
+        let (mustRelease, _) = state.withLock { state -> (Bool, Any?) in
+            guard !state.terminated else { return (false, nil) }
+            state.terminated = true
             cancelled.store(true, ordering: .relaxed)
-            defer { sequence = nil }
-            guard !owned else { return (false, sequence) }
-            owned = true
-            return (true, sequence)
+            defer { state.sequence = nil }
+            guard !state.owned else { return (false, state.sequence) }
+            state.owned = true
+            return (true, state.sequence)
         }
         if mustRelease {
             release()
@@ -230,7 +238,7 @@ where Downstream.Input == Iterator.Element {
     /// (`Cancelled Events` for a `Record`).
     @usableFromInline
     var description: String {
-        lock.withLockUnchecked { sequence }.map { String(describing: $0) }
+        state.withLock { $0.sequence }.map { String(describing: $0) }
             ?? (isRecord ? "Cancelled Events" : "Sequence")
     }
 
@@ -238,7 +246,7 @@ where Downstream.Input == Iterator.Element {
     /// shows its completion too.
     @usableFromInline
     var customMirror: Mirror {
-        let sequence: Any = lock.withLockUnchecked { self.sequence } ?? [Iterator.Element]()
+        let sequence: Any = state.withLock { $0.sequence } ?? [Iterator.Element]()
         guard isRecord else { return Mirror(self, children: ["sequence": sequence]) }
         return Mirror(self, children: ["sequence": sequence, "completion": completion])
     }

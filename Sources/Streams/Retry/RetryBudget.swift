@@ -21,9 +21,8 @@ public final class RetryBudget: Sendable {
     /// The tokens one successful attempt gives back.
     public let successRefill: Int
 
-    private let lock = Lock()
-    // Guarded by `lock`.
-    nonisolated(unsafe) private var tokens: Int
+    /// The tokens in the bucket.
+    private let state: LockedState<Int>
 
     /// Makes a full budget. `retryCost` must be positive and at most `capacity`;
     /// `successRefill` must not be negative.
@@ -39,7 +38,7 @@ public final class RetryBudget: Sendable {
         self.capacity = capacity
         self.retryCost = retryCost
         self.successRefill = successRefill
-        tokens = capacity
+        state = LockedState(capacity)
     }
 
     /// The tokens in the bucket now.
@@ -48,7 +47,7 @@ public final class RetryBudget: Sendable {
     /// if budget.available < budget.retryCost { print("retries are paused") }
     /// ```
     public var available: Int {
-        lock.withLockUnchecked { tokens }
+        state.withLock { $0 }
     }
 
     /// Takes the cost of one retry; false, taking nothing, when the bucket cannot pay it.
@@ -57,7 +56,7 @@ public final class RetryBudget: Sendable {
     /// if budget.withdrawRetry() { scheduleRetry() } else { giveUp() }
     /// ```
     public func withdrawRetry() -> Bool {
-        lock.withLockUnchecked {
+        state.withLock { tokens in
             guard tokens >= retryCost else { return false }
             tokens -= retryCost
             return true
@@ -68,7 +67,7 @@ public final class RetryBudget: Sendable {
     /// cancelled meanwhile), up to `capacity`.
     @usableFromInline
     func refundRetry() {
-        lock.withLockUnchecked { tokens = min(capacity, tokens + retryCost) }
+        state.withLock { $0 = min(capacity, $0 + retryCost) }
     }
 
     /// Gives back `successRefill` tokens for a successful attempt, up to `capacity`.
@@ -77,6 +76,6 @@ public final class RetryBudget: Sendable {
     /// budget.recordSuccess()
     /// ```
     public func recordSuccess() {
-        lock.withLockUnchecked { tokens = min(capacity, tokens + successRefill) }
+        state.withLock { $0 = min(capacity, $0 + successRefill) }
     }
 }

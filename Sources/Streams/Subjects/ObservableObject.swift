@@ -40,7 +40,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
             mirror = current.superclassMirror
         }
         guard !properties.isEmpty else { return ObservableObjectPublisher() }
-        return publishedPropertiesInstallation.withLockUnchecked {
+        return publishedPropertiesInstallation.withLock { _ in
             let publisher = properties.lazy.compactMap(\.willChange).first ?? ObservableObjectPublisher()
             for property in properties { property.install(willChange: publisher) }
             return publisher
@@ -50,7 +50,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 
 /// Serialises handing an object's `objectWillChange` to its `@Published` properties, so that two
 /// threads asking at once get the same publisher.
-let publishedPropertiesInstallation = Lock()
+let publishedPropertiesInstallation = LockedState<Void>()
 
 /// A `@Published` property, as `ObservableObject` finds it by reflection.
 protocol PublishedProperty {

@@ -124,56 +124,64 @@ extension Publisher where Failure == Never {
 /// What a `Published` property holds: its value, the subject that publishes it, and the
 /// subscriptions `assign(to:)` tied to its lifetime.
 @usableFromInline
-final class PublishedStorage<Value>: @unchecked Sendable {
+final class PublishedStorage<Value>: Sendable {
+    /// What the lock guards.
+    @usableFromInline
+    struct State {
+        /// The property's value.
+        @usableFromInline
+        var stored: Value
+        /// The `assign(to:)` subscriptions kept alive as long as the storage.
+        @usableFromInline
+        var assignments: [AnyCancellable] = []
+        /// The enclosing `ObservableObject`'s `objectWillChange`, once someone has asked for it.
+        @usableFromInline
+        var willChange: ObservableObjectPublisher?
+
+        @inlinable
+        init(stored: Value) {
+            self.stored = stored
+        }
+    }
+
     @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var stored: Value
-    @usableFromInline
-    @exclusivity(unchecked)
-    var assignments: [AnyCancellable] = []
-    /// The enclosing `ObservableObject`'s `objectWillChange`, once someone has asked for it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var willChange: ObservableObjectPublisher?
+    let state: LockedState<State>
 
     @inlinable
     init(_ value: Value) {
-        stored = value
+        state = LockedState(State(stored: value))
         subject = CurrentValueSubject(value, kind: .published)
     }
 
     /// The property's value.
     @inlinable
     var current: Value {
-        lock.withLockUnchecked { stored }
+        state.withLock { $0.stored }
     }
 
     /// Publishes `value`, then stores it (Combine's `willSet` order).
     @inlinable
     func set(_ value: Value) {
-        lock.withLockUnchecked { willChange }?.send()
+        state.withLock { $0.willChange }?.send()
         subject.send(value)
-        lock.withLockUnchecked { stored = value }
+        state.withLock { $0.stored = value }
     }
 
     /// Keeps an `assign(to:)` subscription alive as long as this storage.
     @inlinable
     func keep(_ cancellable: AnyCancellable) {
-        lock.withLockUnchecked { assignments.append(cancellable) }
+        state.withLock { $0.assignments.append(cancellable) }
     }
 }
 
 extension Published: PublishedProperty {
     var willChange: ObservableObjectPublisher? {
-        storage.lock.withLockUnchecked { storage.willChange }
+        storage.state.withLock { $0.willChange }
     }
 
     func install(willChange publisher: ObservableObjectPublisher) {
-        storage.lock.withLockUnchecked { storage.willChange = publisher }
+        storage.state.withLock { $0.willChange = publisher }
     }
 }

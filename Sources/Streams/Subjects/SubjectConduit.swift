@@ -59,8 +59,6 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     }
 
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
     let kind: SubjectKind
     /// The key the core keeps this conduit under, to remove it by.
     @usableFromInline
@@ -77,10 +75,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     /// holds the turn, the state machine keeps it.
     @usableFromInline
     let receiver: Unmanaged<Box<Downstream>>
-    /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
-    var state: StateMachine
+    let state: LockedState<StateMachine>
 
     /// A conduit whose subscribing thread (the caller) holds the turn until ``start()``.
     @inlinable
@@ -89,16 +85,17 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         receiver = .passUnretained(box)
         self.kind = kind
         self.key = key
-        state = StateMachine(
-            kind: kind, live: .init(downstream: box, subject: subject, core: core),
-            subscribingThread: ThreadIdentity.current)
+        state = LockedState(
+            StateMachine(
+                kind: kind, live: .init(downstream: box, subject: subject, core: core),
+                subscribingThread: ThreadIdentity.current))
     }
 
     /// Hands the subscription to the subscriber, then delivers whatever arrived meanwhile; call
     /// on the thread that made the conduit.
     @inlinable
     func start() {
-        guard let downstream = lock.withLockUnchecked({ state.subscriberToStart() }) else { return }
+        guard let downstream = state.withLock({ $0.subscriberToStart() }) else { return }
         downstream.value.receive(subscription: self)
         drain(adding: .none)
     }
@@ -117,8 +114,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             }
             return
         }
-        let action = lock.withLockUnchecked { () -> StateMachine.OfferAction in
-            leaveFastMode()
+        let action = state.withLock { state in
+            leaveFastMode(&state)
             return state.offer(value, from: thread)
         }
         switch action {
@@ -128,7 +125,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             break
         case .wait(let waiter):
             waiter.park()
-            switch lock.withLockUnchecked({ state.resume(waiter) }) {
+            switch state.withLock({ $0.resume(waiter) }) {
             case .none:
                 return
             case .release(let released):
@@ -145,8 +142,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         let thread = ThreadIdentity.current
-        let action = lock.withLockUnchecked { () -> StateMachine.FinishAction in
-            leaveFastMode()
+        let action = state.withLock { state in
+            leaveFastMode(&state)
             return state.finish(completion, from: thread)
         }
         switch action {
@@ -156,7 +153,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             complete(remains, with: completion)
         case .wait(let waiter):
             waiter.park()
-            switch lock.withLockUnchecked({ state.resumeFinish(waiter) }) {
+            switch state.withLock({ $0.resumeFinish(waiter) }) {
             case .none:
                 return
             case .release(let released):
@@ -175,10 +172,10 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         remains.downstream?.value.receive(completion: completion)
     }
 
-    /// Leaves the fast mode; call with the lock held. The thread of a fast delivery under way
-    /// becomes the holder of the turn.
+    /// Leaves the fast mode; call with the lock held, on the `state` it guards. The thread of a
+    /// fast delivery under way becomes the holder of the turn.
     @inlinable
-    func leaveFastMode() {
+    func leaveFastMode(_ state: inout StateMachine) {
         let previous = mode.exchange(Mode.slow, ordering: .acquiringAndReleasing)
         if previous != Mode.slow && previous != Mode.fastIdle {
             state.fastDeliveryInterrupted(by: previous)
@@ -191,7 +188,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         while true {
-            let next = lock.withLockUnchecked { () -> StateMachine.DrainAction in
+            let next = state.withLock { state in
                 let action = state.drain(adding: additional)
                 if case .idle(fast: true) = action {
                     mode.store(Mode.fastIdle, ordering: .releasing)
@@ -225,8 +222,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         if case .observableObject = kind, demand == .none { return }
         precondition(demand > 0, "API Violation: demand must not be zero")
         let thread = ThreadIdentity.current
-        let action = lock.withLockUnchecked { () -> StateMachine.RequestAction in
-            leaveFastMode()
+        let action = state.withLock { state in
+            leaveFastMode(&state)
             let action = state.request(demand, from: thread)
             switch action {
             case .none(fast: true), .notify(_, fast: true):
@@ -253,8 +250,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     /// way when it returns; threads waiting to deliver give up.
     @inlinable
     func cancel() {
-        let remains = lock.withLockUnchecked { () -> StateMachine.Remains? in
-            leaveFastMode()
+        let remains = state.withLock { state in
+            leaveFastMode(&state)
             return state.cancel()
         }
         guard let remains else { return }
@@ -267,7 +264,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
+        state.withLock { state in
             let live: StateMachine.Live?
             switch state.phase {
             case .live(let current), .closing(let current): live = current

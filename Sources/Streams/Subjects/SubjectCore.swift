@@ -13,7 +13,7 @@
 /// they subscribed, walking a snapshot of the list's elements, where a removed conduit is a
 /// placeholder that ignores it.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+final class SubjectCore<Output, Failure: Error>: Sendable {
     @usableFromInline
     typealias Conduits = KeyedList<SubjectConduitEntry<Output, Failure>>
     /// The conduits a value or the completion goes to.
@@ -22,42 +22,46 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     typealias Upstreams = KeyedList<any Subscription>
 
+    /// What the lock guards.
     @usableFromInline
-    let lock = Lock()
+    struct State {
+        /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
+        @usableFromInline
+        var current: Output?
+        @usableFromInline
+        var conduits = Conduits(placeholder: .removed)
+        @usableFromInline
+        var completion: Subscribers.Completion<Failure>?
+        @usableFromInline
+        var upstreamSubscriptions = Upstreams(placeholder: Subscriptions.empty)
+        @usableFromInline
+        var hasDownstreamDemand = false
+
+        @inlinable
+        init(current: Output?) {
+            self.current = current
+        }
+    }
+
     @usableFromInline
     let kind: SubjectKind
-    // Guarded by `lock`.
-    /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
     @usableFromInline
-    @exclusivity(unchecked)
-    var current: Output?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var conduits = Conduits(placeholder: .removed)
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completion: Subscribers.Completion<Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamSubscriptions = Upstreams(placeholder: Subscriptions.empty)
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDownstreamDemand = false
+    let state: LockedState<State>
 
     @inlinable
     init(current: Output?, kind: SubjectKind) {
-        self.current = current
+        state = LockedState(State(current: current))
         self.kind = kind
     }
 
     /// The current value of a subject that has one.
     @inlinable
     var currentValue: Output {
-        lock.withLockUnchecked { current! }
+        state.withLock { $0.current! }
     }
 
     deinit {
-        for subscription in upstreamSubscriptions.elements {
+        for subscription in state.withLock({ $0.upstreamSubscriptions.elements }) {
             subscription.cancel()
         }
     }
@@ -68,11 +72,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     @inline(__always)
     func attach<S: Subscriber>(_ subscriber: S, to subject: AnyObject) where S.Input == Output, S.Failure == Failure {
-        let attached = lock.withLockUnchecked { () -> Attachment<S> in
-            if let completion { return .completed(completion) }
+        let attached = state.withLock { state -> Attachment<S> in
+            if let completion = state.completion { return .completed(completion) }
             let conduit = SubjectConduit(
-                downstream: subscriber, subject: subject, core: self, kind: kind, key: conduits.nextKey)
-            conduits.append(SubjectConduitEntry(conduit))
+                downstream: subscriber, subject: subject, core: self, kind: kind, key: state.conduits.nextKey)
+            state.conduits.append(SubjectConduitEntry(conduit))
             return .attached(conduit)
         }
         switch attached {
@@ -95,13 +99,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the current value (`evenAfterCompletion` when assigned through `value`).
     @inlinable
     func send(_ value: Output, storing: Bool, evenAfterCompletion: Bool) {
-        let conduits = lock.withLockUnchecked { () -> Snapshot? in
-            guard completion == nil else {
-                if storing && evenAfterCompletion { current = value }
+        let conduits = state.withLock { state -> Snapshot? in
+            guard state.completion == nil else {
+                if storing && evenAfterCompletion { state.current = value }
                 return nil
             }
-            if storing { current = value }
-            return self.conduits.elements
+            if storing { state.current = value }
+            return state.conduits.elements
         }
         guard let conduits else { return }
         let thread = ThreadIdentity.current
@@ -114,10 +118,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// subscriptions stay until the core goes away, or until they end (``forget(upstream:)``).
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = lock.withLockUnchecked { () -> Snapshot? in
-            guard self.completion == nil else { return nil }
-            self.completion = completion
-            return self.conduits.removeAll()
+        let conduits = state.withLock { state -> Snapshot? in
+            guard state.completion == nil else { return nil }
+            state.completion = completion
+            return state.conduits.removeAll()
         }
         guard let conduits else { return }
         for conduit in conduits {
@@ -131,8 +135,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func keep(upstream subscription: any Subscription) -> Int {
-        let (key, request) = lock.withLockUnchecked { () -> (Int, Bool) in
-            (upstreamSubscriptions.append(subscription), hasDownstreamDemand || kind.replaysCurrent)
+        let (key, request) = state.withLock { state -> (Int, Bool) in
+            (state.upstreamSubscriptions.append(subscription), state.hasDownstreamDemand || kind.replaysCurrent)
         }
         if request {
             subscription.request(.unlimited)
@@ -144,7 +148,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// cancelled; it is released outside the lock.
     @inlinable
     func forget(upstream key: Int) {
-        let removed = lock.withLockUnchecked { upstreamSubscriptions.remove(key) }
+        let removed = state.withLock { $0.upstreamSubscriptions.remove(key) }
         withExtendedLifetime(removed) {}
     }
 
@@ -153,10 +157,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// current value asked at once).
     @inlinable
     func conduitReceivedDemand() {
-        let subscriptions = lock.withLockUnchecked { () -> ContiguousArray<any Subscription> in
-            guard !hasDownstreamDemand, !kind.replaysCurrent else { return [] }
-            hasDownstreamDemand = true
-            return upstreamSubscriptions.elements
+        let subscriptions = state.withLock { state -> ContiguousArray<any Subscription> in
+            guard !state.hasDownstreamDemand, !kind.replaysCurrent else { return [] }
+            state.hasDownstreamDemand = true
+            return state.upstreamSubscriptions.elements
         }
         for subscription in subscriptions {
             subscription.request(.unlimited)
@@ -168,7 +172,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     /// the lock.
     @inlinable
     func remove(_ key: Int) {
-        let removed = lock.withLockUnchecked { conduits.remove(key) }
+        let removed = state.withLock { $0.conduits.remove(key) }
         withExtendedLifetime(removed) {}
     }
 }

@@ -22,45 +22,65 @@ extension Publisher {
 /// (``UpstreamKeepingSubject``) is told when this one completes or is cancelled, so that a
 /// subject fed by many successive connections (a `share()` that reconnects) keeps none of the
 /// ended ones.
+///
+/// Unchecked `Sendable`: values reach the subject, which need not be `Sendable`, through
+/// `borrowedSubject`, whose lifetime the gate guarantees.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+    /// What the lock guards.
+    @usableFromInline
+    struct State {
+        /// The subject, until the gate decides to release it.
+        @usableFromInline
+        var subject: Downstream?
+        @usableFromInline
+        var status = SubscriptionStatus.awaitingSubscription
+        /// The key the subject keeps this subscription under, once it has said it can forget it.
+        @usableFromInline
+        var kept: Int?
+
+        @inlinable
+        init(subject: Downstream) {
+            self.subject = subject
+        }
+
+        /// Takes what ``SubjectSubscriber/forget(_:)`` needs, if the subject keeps this
+        /// subscription under a key; call as the subscription ends.
+        @inlinable
+        mutating func takeKeeper() -> Keeper? {
+            guard let key = kept, let subject else { return nil }
+            kept = nil
+            return (subject, key)
+        }
+    }
+
     /// Keeps the value path free of locks and retains (see ``DeliveryGate``).
     @usableFromInline
     let gate = DeliveryGate()
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
+    let state: LockedState<State>
+    /// The subject, unretained, for deliveries. Not guarded by the lock: it never changes, and
+    /// the gate keeps every use of it (a delivery, or the completion sent by whoever closed the
+    /// gate) before the release of the subject, after which it is never used.
     @usableFromInline
-    @exclusivity(unchecked)
-    var subject: Downstream?
-    /// `subject`, unretained, for deliveries, which the gate keeps apart from its release.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var borrowedSubject: Unmanaged<Downstream>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var status = SubscriptionStatus.awaitingSubscription
-    /// The key the subject keeps this subscription under, once it has said it can forget it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var kept: Int?
+    let borrowedSubject: Unmanaged<Downstream>
 
     @inlinable
     init(subject: Downstream) {
-        self.subject = subject
+        state = LockedState(State(subject: subject))
         borrowedSubject = .passUnretained(subject)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard case .awaitingSubscription = status, subject != nil else { return false }
-            status = .subscribed(subscription)
+        let accepted = state.withLock { state in
+            guard case .awaitingSubscription = state.status, state.subject != nil else { return false }
+            state.status = .subscribed(subscription)
             return true
         }
-        guard accepted, let subject = lock.withLockUnchecked({ subject }) else {
+        guard accepted, let subject = state.withLock({ $0.subject }) else {
             subscription.cancel()
             return
         }
@@ -71,9 +91,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         guard let key = keeper.keep(upstream: self) else { return }
         // Completed or cancelled meanwhile (maybe inside `keep`, by the request it makes): the
         // subject lets go of this subscription now.
-        let ended = lock.withLockUnchecked { () -> Bool in
-            guard case .subscribed = status else { return true }
-            kept = key
+        let ended = state.withLock { state in
+            guard case .subscribed = state.status else { return true }
+            state.kept = key
             return false
         }
         if ended {
@@ -85,7 +105,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(_ input: Downstream.Output) -> Subscribers.Demand {
         // Values come only after the subscription (the publisher contract).
         guard gate.enter() else { return .none }
-        borrowedSubject?._withUnsafeGuaranteedRef { $0.send(input) }
+        borrowedSubject._withUnsafeGuaranteedRef { $0.send(input) }
         if !gate.leave() {
             release()
         }
@@ -94,15 +114,15 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (subscribed, forgetting) = lock.withLockUnchecked { () -> (Bool, Keeper?) in
-            guard case .subscribed = status else { return (false, nil) }
-            status = .terminal
-            return (true, takeKeeper())
+        let (subscribed, forgetting) = state.withLock { state -> (Bool, Keeper?) in
+            guard case .subscribed = state.status else { return (false, nil) }
+            state.status = .terminal
+            return (true, state.takeKeeper())
         }
         guard subscribed else { return }
         let previous = gate.close()
         if previous != .closed {
-            borrowedSubject?._withUnsafeGuaranteedRef { $0.send(completion: completion) }
+            borrowedSubject._withUnsafeGuaranteedRef { $0.send(completion: completion) }
             if previous == .open {
                 release()
             }
@@ -115,15 +135,6 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     typealias Keeper = (subject: Downstream, key: Int)
 
-    /// Takes what ``forget(_:)`` needs, if the subject keeps this subscription under a key;
-    /// call with the lock held, as the subscription ends.
-    @inlinable
-    func takeKeeper() -> Keeper? {
-        guard let key = kept, let subject else { return nil }
-        kept = nil
-        return (subject, key)
-    }
-
     /// Tells the subject that this subscription ended; call outside the lock.
     @inlinable
     func forget(_ keeper: Keeper?) {
@@ -134,24 +145,23 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     /// Lets go of the subject, outside the lock; called once, as the gate decides.
     @inlinable
     func release() {
-        let released = lock.withLockUnchecked { () -> Downstream? in
-            borrowedSubject = nil
-            defer { subject = nil }
-            return subject
+        let released = state.withLock { state in
+            defer { state.subject = nil }
+            return state.subject
         }
         withExtendedLifetime(released) {}
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { status }.request(demand)
+        state.withLock { $0.status }.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let (upstream, forgetting) = lock.withLockUnchecked { () -> (SubscriptionStatus, Keeper?) in
-            defer { status = .terminal }
-            return (status, takeKeeper())
+        let (upstream, forgetting) = state.withLock { state -> (SubscriptionStatus, Keeper?) in
+            defer { state.status = .terminal }
+            return (state.status, state.takeKeeper())
         }
         if gate.close() == .open {
             release()
@@ -165,7 +175,8 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["subject": subject as Any]) }
+        let subject = state.withLock { $0.subject }
+        return Mirror(self, children: ["subject": subject as Any])
     }
 
     @usableFromInline

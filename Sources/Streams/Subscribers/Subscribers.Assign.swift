@@ -22,6 +22,8 @@ extension Subscribers {
     /// A subscriber that writes every value to a property of an object.
     ///
     /// It asks for unlimited values and holds the object strongly until completion or cancel.
+    /// Unchecked `Sendable`, as Combine's: it writes through a key path into an object, neither
+    /// of which need be `Sendable`.
     ///
     /// ```swift
     /// let assign = Subscribers.Assign(object: label, keyPath: \.text)
@@ -33,22 +35,30 @@ extension Subscribers {
         /// Assign never fails.
         public typealias Failure = Never
 
+        /// What the lock guards.
         @usableFromInline
-        let lock = Lock()
-        // Guarded by `lock`.
+        struct State {
+            /// The object, until the subscriber completes or is cancelled.
+            @usableFromInline
+            var target: Root?
+            @usableFromInline
+            var status = SubscriptionStatus.awaitingSubscription
+
+            @inlinable
+            init(target: Root) {
+                self.target = target
+            }
+        }
+
         @usableFromInline
-        @exclusivity(unchecked)
-        var target: Root?
-        @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
+        let state: LockedState<State>
 
         /// Where each value is written.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// The object written to; `nil` once the subscriber has completed or been cancelled.
         public var object: Root? {
-            lock.withLockUnchecked { target }
+            state.withLock { $0.target }
         }
 
         /// Makes a subscriber that writes values to `object[keyPath: keyPath]`.
@@ -58,16 +68,16 @@ extension Subscribers {
         /// ```
         @inlinable
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-            target = object
+            state = LockedState(State(target: object))
             self.keyPath = keyPath
         }
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any other.
         @inlinable
         public func receive(subscription: any Subscription) {
-            let accepted = lock.withLockUnchecked { () -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
+            let accepted = state.withLock { state in
+                guard case .awaitingSubscription = state.status else { return false }
+                state.status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -80,9 +90,9 @@ extension Subscribers {
         /// Writes `value` to the object's property.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let object = lock.withLockUnchecked { () -> Root? in
-                guard case .subscribed = status else { return nil }
-                return target
+            let object = state.withLock { state -> Root? in
+                guard case .subscribed = state.status else { return nil }
+                return state.target
             }
             object?[keyPath: keyPath] = value
             return .none
@@ -91,11 +101,11 @@ extension Subscribers {
         /// Releases the object.
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let released = lock.withLockUnchecked { () -> Root? in
-                guard case .subscribed = status else { return nil }
-                status = .terminal
-                defer { target = nil }
-                return target
+            let released = state.withLock { state -> Root? in
+                guard case .subscribed = state.status else { return nil }
+                state.status = .terminal
+                defer { state.target = nil }
+                return state.target
             }
             withExtendedLifetime(released) {}
         }
@@ -105,13 +115,13 @@ extension Subscribers {
         /// Before any subscription it does nothing, as in Combine: the object is kept.
         @inlinable
         public func cancel() {
-            let taken = lock.withLockUnchecked { () -> (SubscriptionStatus, Root?) in
-                if case .awaitingSubscription = status { return (status, nil) }
+            let taken = state.withLock { state -> (SubscriptionStatus, Root?) in
+                if case .awaitingSubscription = state.status { return (state.status, nil) }
                 defer {
-                    status = .terminal
-                    target = nil
+                    state.status = .terminal
+                    state.target = nil
                 }
-                return (status, target)
+                return (state.status, state.target)
             }
             taken.0.cancel()
         }
@@ -123,7 +133,7 @@ extension Subscribers {
         public var customMirror: Mirror {
             Mirror(
                 self,
-                children: ["object": object as Any, "keyPath": keyPath, "status": lock.withLockUnchecked { status }])
+                children: ["object": object as Any, "keyPath": keyPath, "status": state.withLock { $0.status }])
         }
 
         /// The description, for playgrounds.

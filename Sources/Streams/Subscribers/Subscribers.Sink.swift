@@ -47,6 +47,9 @@ extension Subscribers {
     /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
     /// [1, 2].publisher.receive(subscriber: sink)
     /// ```
+    ///
+    /// Unchecked `Sendable`, as Combine's: it calls its closures, which need not be `Sendable`,
+    /// from the publisher's thread.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
@@ -67,24 +70,31 @@ extension Subscribers {
             }
         }
 
+        /// What the lock guards.
+        @usableFromInline
+        struct State {
+            @usableFromInline
+            var status = SubscriptionStatus.awaitingSubscription
+            /// Set at init and cleared by whoever releases the closures.
+            @usableFromInline
+            var handlers: Handlers?
+
+            @inlinable
+            init(handlers: Handlers) {
+                self.handlers = handlers
+            }
+        }
+
         /// Keeps the value path free of locks and retains (see ``DeliveryGate``).
         @usableFromInline
         let gate = DeliveryGate()
         @usableFromInline
-        let lock = Lock()
-        // Guarded by `lock`.
+        let state: LockedState<State>
+        /// The handlers, unretained, for deliveries. Not guarded by the lock: it never changes,
+        /// and the gate keeps every use of it (a delivery, or the completion sent by whoever
+        /// closed the gate) before the release of the handlers, after which it is never used.
         @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-        /// Set at init and cleared, under `lock`, by whoever releases the closures.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var handlers: Handlers?
-        /// `handlers`, unretained, for deliveries: the gate keeps a delivery apart from the
-        /// release, so a delivery calls through it without a retain.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var borrowedHandlers: Unmanaged<Handlers>?
+        let borrowedHandlers: Unmanaged<Handlers>
 
         /// Makes a sink with the two closures.
         ///
@@ -97,7 +107,7 @@ extension Subscribers {
             receiveValue: @escaping (Input) -> Void
         ) {
             let handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            self.handlers = handlers
+            state = LockedState(State(handlers: handlers))
             borrowedHandlers = .passUnretained(handlers)
         }
 
@@ -108,7 +118,7 @@ extension Subscribers {
         /// sink.receiveValue(1)   // calls the closure given to init
         /// ```
         public var receiveValue: (Input) -> Void {
-            lock.withLockUnchecked { handlers }?.receiveValue ?? { _ in }
+            state.withLock { $0.handlers }?.receiveValue ?? { _ in }
         }
 
         /// The completion closure; a closure that does nothing once the sink has completed or
@@ -118,15 +128,15 @@ extension Subscribers {
         /// sink.receiveCompletion(.finished)   // calls the closure given to init
         /// ```
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLockUnchecked { handlers }?.receiveCompletion ?? { _ in }
+            state.withLock { $0.handlers }?.receiveCompletion ?? { _ in }
         }
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any other.
         @inlinable
         public func receive(subscription: any Subscription) {
-            let accepted = lock.withLockUnchecked { () -> Bool in
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
+            let accepted = state.withLock { state in
+                guard case .awaitingSubscription = state.status else { return false }
+                state.status = .subscribed(subscription)
                 return true
             }
             if accepted {
@@ -140,7 +150,7 @@ extension Subscribers {
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             guard gate.enter() else { return .none }
-            borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+            borrowedHandlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
             if !gate.leave() {
                 // Cancelled or completed during the call, which left the release to this delivery.
                 release()
@@ -152,9 +162,9 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             // As in Combine, a completion counts before any subscription too.
-            let first = lock.withLockUnchecked { () -> Bool in
-                if case .terminal = status { return false }
-                status = .terminal
+            let first = state.withLock { state in
+                if case .terminal = state.status { return false }
+                state.status = .terminal
                 return true
             }
             guard first else { return }
@@ -162,7 +172,7 @@ extension Subscribers {
             guard previous != .closed else { return }
             // A delivery under way (a completion sent from inside the value closure) keeps the
             // closures alive until it ends, and releases them then.
-            borrowedHandlers?._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+            borrowedHandlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
             if previous == .open {
                 release()
             }
@@ -174,10 +184,10 @@ extension Subscribers {
         /// later subscription is still accepted.
         @inlinable
         public func cancel() {
-            let upstream = lock.withLockUnchecked { () -> SubscriptionStatus in
-                let previous = status
+            let upstream = state.withLock { state in
+                let previous = state.status
                 if case .awaitingSubscription = previous { return previous }
-                status = .terminal
+                state.status = .terminal
                 return previous
             }
             if case .awaitingSubscription = upstream { return }
@@ -191,10 +201,9 @@ extension Subscribers {
         /// outside it. Called once, as the gate decides.
         @inlinable
         func release() {
-            let released = lock.withLockUnchecked { () -> Handlers? in
-                borrowedHandlers = nil
-                defer { handlers = nil }
-                return handlers
+            let released = state.withLock { state in
+                defer { state.handlers = nil }
+                return state.handlers
             }
             withExtendedLifetime(released) {}
         }

@@ -15,10 +15,9 @@ import Streams
 /// let feed = try decoder.decode(Feed.self, from: data)
 /// if let digest = reporter.flushReportedErrors() { logger.warning("\(digest.debugDescription)") }
 /// ```
-public final class ResilientDecodingErrorReporter: @unchecked Sendable {
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var entries: [ErrorDigest.Entry] = []
+public final class ResilientDecodingErrorReporter: Sendable {
+    /// What was reported since the last flush.
+    private let state = LockedState<[ErrorDigest.Entry]>([])
 
     /// Makes a reporter with nothing reported.
     ///
@@ -30,7 +29,7 @@ public final class ResilientDecodingErrorReporter: @unchecked Sendable {
     /// Records `error`, recovered from at `codingPath`.
     func report(_ error: any Error, at codingPath: [any CodingKey]) {
         let entry = ErrorDigest.Entry(path: codingPath.map(DigestPath.name(of:)), error: error)
-        lock.withLockUnchecked { entries.append(entry) }
+        state.withLock { $0.append(entry) }
     }
 
     /// Hands over everything reported since the last flush, and forgets it; `nil` when nothing
@@ -41,7 +40,7 @@ public final class ResilientDecodingErrorReporter: @unchecked Sendable {
     /// if let digest = reporter.flushReportedErrors() { print(digest.debugDescription) }
     /// ```
     public func flushReportedErrors() -> ErrorDigest? {
-        let flushed = lock.withLockUnchecked { () -> [ErrorDigest.Entry] in
+        let flushed = state.withLock { entries in
             defer { entries = [] }
             return entries
         }

@@ -22,7 +22,7 @@ import Testing
 
     /// The subject's removal counters.
     private func work(_ subject: PassthroughSubject<Int, Never>) -> (probes: Int, moves: Int) {
-        subject.core.lock.withLockUnchecked { (subject.core.conduits.removalProbes, subject.core.conduits.removalMoves) }
+        subject.core.state.withLock { ($0.conduits.removalProbes, $0.conduits.removalMoves) }
     }
 
     /// The elements of `list` that were not removed.
@@ -87,8 +87,8 @@ import Testing
         #expect(probes <= count * (log2(count + 1) + 1))
         // Compactions move each remaining slot once, at most n + n/2 + n/4 + ... in all.
         #expect(moves <= 3 * count + KeyedList<Int>.compactionThreshold)
-        #expect(subject.core.conduits.count == 0)
-        #expect(subject.core.conduits.elements.isEmpty)
+        #expect(subject.core.state.withLock { $0.conduits.count } == 0)
+        #expect(subject.core.state.withLock { $0.conduits.elements.isEmpty })
     }
 
     @Test func valuesGoInSubscriptionOrderAfterRandomCancels() {
@@ -110,7 +110,7 @@ import Testing
             subject.send(0)
             #expect(received == live.keys.sorted())
         }
-        #expect(subject.core.conduits.elements.count < 2 * live.count + KeyedList<Int>.compactionThreshold)
+        #expect(subject.core.state.withLock { $0.conduits.elements.count } < 2 * live.count + KeyedList<Int>.compactionThreshold)
     }
 
     /// The send under way walks its snapshot: those cancelled meanwhile (enough to compact the
@@ -130,7 +130,7 @@ import Testing
         }
         subject.send(0)
         #expect(received == Array(0...10) + Array(stride(from: 20, to: 100, by: 10)))
-        #expect(subject.core.conduits.elements.count < 2 * 10 + KeyedList<Int>.compactionThreshold)
+        #expect(subject.core.state.withLock { $0.conduits.elements.count } < 2 * 10 + KeyedList<Int>.compactionThreshold)
         received = []
         subject.send(1)
         #expect(received == Array(stride(from: 0, to: 100, by: 10)))
@@ -140,7 +140,7 @@ import Testing
     // MARK: Upstream subscriptions
 
     private func upstreamCount<Output>(_ subject: PassthroughSubject<Output, Never>) -> Int {
-        subject.core.lock.withLockUnchecked { subject.core.upstreamSubscriptions.count }
+        subject.core.state.withLock { $0.upstreamSubscriptions.count }
     }
 
     /// Each connection of a `share()` gave the subject an upstream subscription that it kept
@@ -153,7 +153,7 @@ import Testing
             shared.sink { _ in }.cancel()
         }
         #expect(upstreamCount(subject) == 0)
-        #expect(subject.core.upstreamSubscriptions.elements.count < KeyedList<Int>.compactionThreshold)
+        #expect(subject.core.state.withLock { $0.upstreamSubscriptions.elements.count } < KeyedList<Int>.compactionThreshold)
 
         var values: [Int] = []
         let cancellable = shared.sink { values.append($0) }
@@ -169,7 +169,7 @@ import Testing
         let subject = CurrentValueSubject<Int, Never>(0)
         let cancellable = [1, 2, 3].publisher.subscribe(subject)
         #expect(subject.value == 3)
-        #expect(subject.core.lock.withLockUnchecked { subject.core.upstreamSubscriptions.count } == 0)
+        #expect(subject.core.state.withLock { $0.upstreamSubscriptions.count } == 0)
         cancellable.cancel()
     }
 

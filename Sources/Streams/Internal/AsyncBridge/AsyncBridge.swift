@@ -10,28 +10,24 @@
 /// Its state is an ``AsyncBridgeStateMachine`` behind one lock; continuations are resumed and the
 /// subscription is called outside it.
 @usableFromInline
-final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendable {
     @usableFromInline
     typealias Continuation = AsyncBridgeStateMachine<Input, Failure>.Continuation
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine = AsyncBridgeStateMachine<Input, Failure>()
+    let state = LockedState(AsyncBridgeStateMachine<Input, Failure>())
 
     @inlinable
     init() {}
 
     /// How many calls to `next()` are waiting.
     var waitingCount: Int {
-        lock.withLockUnchecked { machine.waiting.count }
+        state.withLock { $0.waiting.count }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) {
+        switch state.withLock({ $0.receiveSubscription(subscription) }) {
         case .keep: break
         case .request(let demand): subscription.request(demand)
         case .cancel: subscription.cancel()
@@ -40,7 +36,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        switch lock.withLockUnchecked({ machine.receiveValue() }) {
+        switch state.withLock({ $0.receiveValue() }) {
         case .resume(let continuation):
             // Handed from the publisher's thread to the waiting task, as Combine's `values` does.
             nonisolated(unsafe) let result = Result<Input?, Failure>.success(input)
@@ -55,7 +51,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard case .end(let waiting, _) = lock.withLockUnchecked({ machine.receiveCompletion(completion) }),
+        guard case .end(let waiting, _) = state.withLock({ $0.receiveCompletion(completion) }),
             let oldest = waiting.first
         else { return }
         oldest.resume(returning: Self.result(of: completion))
@@ -69,7 +65,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
             await withUnsafeContinuation { (continuation: Continuation) in
                 // If the task was cancelled before this point, the handler has already ended the
                 // bridge, and the call returns nil at once.
-                switch lock.withLockUnchecked({ machine.next(continuation) }) {
+                switch state.withLock({ $0.next(continuation) }) {
                 case .wait: break
                 case .request(let subscription): subscription.request(.max(1))
                 case .resume(let result): continuation.resume(returning: result)
@@ -84,7 +80,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, @unchec
     /// `next()` return nil.
     @inlinable
     func cancel() {
-        guard case .end(let subscription, let waiting) = lock.withLockUnchecked({ machine.cancel() }) else { return }
+        guard case .end(let subscription, let waiting) = state.withLock({ $0.cancel() }) else { return }
         subscription?.cancel()
         Self.resumeWithNil(waiting)
     }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -123,7 +125,7 @@ struct DeliveryTurn {
     mutating func handToNext() -> TurnWaiter {
         let next = waiters[waitersHead]
         waitersHead += 1
-        next.granted = true
+        next.grant()
         holder = next.thread
         if let contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
         if waitersHead == waiters.count {
@@ -167,18 +169,21 @@ struct DeliveryTurn {
 /// A thread waiting for a ``DeliveryTurn``.
 ///
 /// It parks on a pthread mutex and condition variable (visible to ThreadSanitizer); waiting is
-/// the slow path, taken only when two threads deliver to one subscriber at once.
+/// the slow path, taken only when two threads deliver to one subscriber at once. Unchecked
+/// sharing: `woken` is guarded by `mutex`, which a condition variable needs as its own, so it
+/// cannot live in a ``LockedState``.
 @usableFromInline
 final class TurnWaiter: @unchecked Sendable {
     @usableFromInline
     let thread: Int
-    /// Set by `DeliveryTurn.pass()`; guarded by the turn owner's lock.
+    /// Set by `DeliveryTurn.pass()`. Read and written only with the turn owner's lock held,
+    /// which orders the accesses; atomic only so that the compiler can check the sharing.
     @usableFromInline
-    var granted = false
+    let isGranted = Atomic<Bool>(false)
 
     let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Guarded by `mutex`.
+    /// Whether `wake()` has run; read and written only with `mutex` held.
     var woken = false
 
     @usableFromInline
@@ -188,6 +193,17 @@ final class TurnWaiter: @unchecked Sendable {
         condition.initialize(to: pthread_cond_t())
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
+    }
+
+    /// Whether the waiter was handed the turn (rather than sent away); read with the turn
+    /// owner's lock held, after `park()` has returned.
+    @inlinable
+    var granted: Bool { isGranted.load(ordering: .relaxed) }
+
+    /// Hands the turn to the waiter; call with the turn owner's lock held.
+    @inlinable
+    func grant() {
+        isGranted.store(true, ordering: .relaxed)
     }
 
     deinit {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which thread waits for which across every ``DeliveryTurn``, so that no wait closes a cycle.
 ///
 /// A thread that finds a turn held by another thread waits for it; the holder may itself be
@@ -14,17 +16,18 @@
 /// one lock, taken with a turn owner's lock held (never the other way round), and nothing is
 /// called while it is held.
 @usableFromInline
-final class TurnWaitGraph: @unchecked Sendable {
+final class TurnWaitGraph: Sendable {
     /// A turn that threads wait for.
     @usableFromInline
-    final class Turn: @unchecked Sendable {
-        /// The thread holding the turn; guarded by the graph's lock once the turn is in it.
+    final class Turn: Sendable {
+        /// The thread holding the turn. Read and written only with the graph's lock held, which
+        /// orders the accesses; atomic only so that the compiler can check the sharing.
         @usableFromInline
-        var holder: Int
+        let holder: Atomic<Int>
 
         @usableFromInline
         init(holder: Int) {
-            self.holder = holder
+            self.holder = Atomic(holder)
         }
     }
 
@@ -32,17 +35,16 @@ final class TurnWaitGraph: @unchecked Sendable {
     @usableFromInline
     static let shared = TurnWaitGraph()
 
-    let lock = Lock()
-    /// The turn each waiting thread waits for; guarded by `lock`.
-    var waiting: [Int: Turn] = [:]
+    /// The turn each waiting thread waits for.
+    let state = LockedState<[Int: Turn]>([:])
 
     /// Records that `thread` waits for `turn` and returns true, or returns false (recording
     /// nothing) when the turn's holder waits, directly or through other waiting threads, for
     /// `thread`.
     @usableFromInline
     func enter(_ thread: Int, waitingFor turn: Turn) -> Bool {
-        lock.withLockUnchecked {
-            var holder = turn.holder
+        state.withLock { waiting in
+            var holder = turn.holder.load(ordering: .relaxed)
             // Each waiting thread is visited at most once on a chain without a cycle.
             var steps = 0
             while holder != thread {
@@ -50,7 +52,7 @@ final class TurnWaitGraph: @unchecked Sendable {
                     waiting[thread] = turn
                     return true
                 }
-                holder = next.holder
+                holder = next.holder.load(ordering: .relaxed)
                 steps += 1
             }
             return false
@@ -60,8 +62,8 @@ final class TurnWaitGraph: @unchecked Sendable {
     /// `thread`, which waited for `turn`, now holds it.
     @usableFromInline
     func hand(_ turn: Turn, to thread: Int) {
-        lock.withLockUnchecked {
-            turn.holder = thread
+        state.withLock { waiting in
+            turn.holder.store(thread, ordering: .relaxed)
             waiting[thread] = nil
         }
     }
@@ -69,7 +71,7 @@ final class TurnWaitGraph: @unchecked Sendable {
     /// The `waiters` were sent away without the turn they waited for.
     @usableFromInline
     func dismiss(_ waiters: ArraySlice<TurnWaiter>) {
-        lock.withLockUnchecked {
+        state.withLock { waiting in
             for waiter in waiters { waiting[waiter.thread] = nil }
         }
     }

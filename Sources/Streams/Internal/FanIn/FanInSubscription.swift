@@ -2,7 +2,7 @@
 /// with one failure type.
 ///
 /// Its state is one ``FanInStateMachine`` (with the ``UpstreamTable`` of the upstreams), kept
-/// under the lock of the ``Outlet`` through which outputs reach the downstream serially, so that
+/// in the locked state of the ``Outlet`` through which outputs reach the downstream serially, so that
 /// making a `combineLatest` or `zip` tuple and claiming its turn to deliver take one lock. The
 /// machine's actions run outside the lock.
 ///
@@ -17,6 +17,9 @@
 ///   when an upstream has finished with no value left to pair.
 ///
 /// The first failure cancels the other upstreams and goes downstream.
+///
+/// Unchecked `Sendable`: `combine` is a closure that is not `Sendable`, and `outlet` is written
+/// once, in `init`, before the subscription is shared.
 @usableFromInline
 final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -28,13 +31,11 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Builds a tuple from the values of the upstreams in order; nil for `merge`.
     @usableFromInline
     let combine: (([Any]) -> Downstream.Input)?
+    /// Holds the ``FanInStateMachine`` under its lock. A `var` only because its `onDemand`
+    /// captures `self`: written once, in `init`, and only read afterwards.
     @usableFromInline
     @exclusivity(unchecked)
     var outlet: Outlet<Downstream>!
-    /// Guarded by `outlet.lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: FanInStateMachine
 
     @inlinable
     init(
@@ -44,8 +45,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         self.name = name
         self.mode = mode
         self.combine = combine
-        machine = FanInStateMachine(mode: mode, count: count)
-        outlet = Outlet(downstream: downstream, onDemand: { [unowned self] in self.forward($0) })
+        outlet = Outlet(
+            downstream: downstream, fanIn: FanInStateMachine(mode: mode, count: count),
+            onDemand: { [unowned self] in self.forward($0) })
     }
 
     /// Subscribes to the upstreams with `subscribeAll`; `merge` and `combineLatest` hand the
@@ -54,7 +56,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func start(_ subscribeAll: (FanInSubscription) -> Void) {
         guard mode != .zip else { return subscribeAll(self) }
         handOver()
-        if outlet.lock.withLockUnchecked({ machine.startedEmpty() }) {
+        if outlet.state.withLock({ $0.fanIn.startedEmpty() }) {
             outlet.complete(.finished)
         } else {
             subscribeAll(self)
@@ -64,7 +66,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Hands this subscription to the downstream.
     @inlinable
     func handOver() {
-        guard let downstream = outlet.lock.withLockUnchecked({ outlet.downstream }) else { return }
+        guard let downstream = outlet.state.withLock({ $0.downstream }) else { return }
         downstream.receive(subscription: self)
     }
 
@@ -83,7 +85,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func receive(subscription: any Subscription, at index: Int) {
-        switch outlet.lock.withLockUnchecked({ machine.receivedSubscription(subscription, at: index) }) {
+        switch outlet.state.withLock({ $0.fanIn.receivedSubscription(subscription, at: index) }) {
         case .cancel:
             subscription.cancel()
         case .request(let demand):
@@ -99,8 +101,8 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// delivered after a newer one.
     @inlinable
     func receiveLatest(_ value: Any, at index: Int) {
-        outlet.send(dropWithoutDemand: true) {
-            machine.receivedLatest(value, at: index).map(combine!)
+        outlet.send(dropWithoutDemand: true) { fanIn in
+            fanIn.receivedLatest(value, at: index).map(combine!)
         }
     }
 
@@ -111,15 +113,15 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         let thread = ThreadIdentity.current
         var opensDelivery = false
         var finish: [any Subscription]?
-        let returned = outlet.send(returningDemand: true) { () -> Downstream.Input? in
-            let step = machine.receivedZipped(value, at: index, thread: thread)
+        let returned = outlet.send(returningDemand: true) { fanIn -> Downstream.Input? in
+            let step = fanIn.receivedZipped(value, at: index, thread: thread)
             opensDelivery = step.opensDelivery
             finish = step.finish
             return step.tuple.map(combine!)
         }
         var demand = Subscribers.Demand.none
         if opensDelivery {
-            let replenish = outlet.lock.withLockUnchecked { machine.deliveredZipped(returned) }
+            let replenish = outlet.state.withLock { $0.fanIn.deliveredZipped(returned) }
             request(replenish.demand, from: replenish.rows, except: replenish.except)
             demand = replenish.returned
         } else if let returned, returned > 0 {
@@ -137,7 +139,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         let failed = if case .failure = completion { true } else { false }
-        let action = outlet.lock.withLockUnchecked { machine.receivedCompletion(at: index, failed: failed) }
+        let action = outlet.state.withLock { $0.fanIn.receivedCompletion(at: index, failed: failed) }
         guard case let .complete(handOver, others) = action else { return }
         for other in others { other.cancel() }
         if handOver { self.handOver() }
@@ -160,7 +162,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func forward(_ demand: Subscribers.Demand) {
         let thread = mode == .zip ? ThreadIdentity.current : ThreadIdentity.none
-        guard let ask = outlet.lock.withLockUnchecked({ machine.downstreamRequested(demand, on: thread) }) else {
+        guard let ask = outlet.state.withLock({ $0.fanIn.downstreamRequested(demand, on: thread) }) else {
             return
         }
         request(demand, from: ask.rows, except: ask.except)
@@ -177,7 +179,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func cancel() {
-        let upstreams = outlet.lock.withLockUnchecked { machine.cancelled() }
+        let upstreams = outlet.state.withLock { $0.fanIn.cancelled() }
         outlet.cancel()
         for upstream in upstreams ?? [] { upstream.cancel() }
     }

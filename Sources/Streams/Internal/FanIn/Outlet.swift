@@ -14,58 +14,104 @@
 /// `onDemand` is told the demand the downstream returns from `receive(_:)`, so that the operator
 /// can ask its upstreams for it. It runs outside the lock and captures its operator `unowned`,
 /// since the operator owns the outlet.
+///
+/// Its lock also guards the fan-in operator's ``FanInStateMachine`` (`fanIn`), so that the
+/// operator has one lock and making a tuple and claiming the turn to deliver it are one critical
+/// section.
+///
+/// Unchecked `Sendable`: `onDemand` is a closure that is not `Sendable`.
 @usableFromInline
 final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
     typealias Input = Downstream.Input
 
+    /// What the lock guards.
     @usableFromInline
-    let lock = Lock()
+    struct State {
+        @usableFromInline
+        var downstream: Downstream?
+        @usableFromInline
+        var demand = Subscribers.Demand.none
+        @usableFromInline
+        var turn = DeliveryTurn()
+        @usableFromInline
+        var buffer: [Input] = []
+        @usableFromInline
+        var bufferHead = 0
+        @usableFromInline
+        var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+        /// The state of the fan-in operator the outlet serves.
+        @usableFromInline
+        var fanIn: FanInStateMachine
+
+        @inlinable
+        init(downstream: Downstream, fanIn: FanInStateMachine) {
+            self.downstream = downstream
+            self.fanIn = fanIn
+        }
+
+        @inlinable
+        var bufferedCount: Int { buffer.count - bufferHead }
+
+        /// Whether values may still be sent.
+        @inlinable
+        var isOpen: Bool { downstream != nil && pendingCompletion == nil }
+
+        /// Decides what becomes of `value` now that this call holds the turn: delivered at once
+        /// if nothing is buffered before it and there is demand, else buffered (or dropped).
+        @inlinable
+        mutating func admit(_ value: Input, dropWithoutDemand: Bool) -> SendStep {
+            if bufferedCount > 0 || demand == .none {
+                enqueue(value, dropWithoutDemand: dropWithoutDemand)
+                return .drain
+            }
+            demand -= 1
+            return .deliver(downstream!, value)
+        }
+
+        /// Buffers `value`, or drops it when asked to and no demand is left for it.
+        @inlinable
+        mutating func enqueue(_ value: Input, dropWithoutDemand: Bool) {
+            if !dropWithoutDemand || demand > bufferedCount {
+                buffer.append(value)
+            }
+        }
+
+        /// Empties the state and hands it out, so that it dies outside the lock, with the
+        /// waiters to wake.
+        @inlinable
+        mutating func takeAll() -> (downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
+            defer {
+                downstream = nil
+                buffer = []
+                bufferHead = 0
+                pendingCompletion = nil
+            }
+            return (downstream, buffer, turn.dismissAll())
+        }
+    }
+
+    @usableFromInline
+    let state: LockedState<State>
 
     @usableFromInline
     let onDemand: ((Subscribers.Demand) -> Void)?
 
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var turn = DeliveryTurn()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var buffer: [Input] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var bufferHead = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
-
     @inlinable
     init(
         downstream: Downstream,
+        fanIn: FanInStateMachine,
         onDemand: ((Subscribers.Demand) -> Void)? = nil
     ) {
-        self.downstream = downstream
+        state = LockedState(State(downstream: downstream, fanIn: fanIn))
         self.onDemand = onDemand
     }
-
-    @inlinable
-    var bufferedCount: Int { buffer.count - bufferHead }
 
     /// The demand not yet used up by delivered or buffered values.
     @inlinable
     var unclaimedDemand: Subscribers.Demand {
-        lock.withLockUnchecked { demand - bufferedCount }
+        state.withLock { $0.demand - $0.bufferedCount }
     }
-
-    /// Whether values may still be sent; call with the lock held.
-    @inlinable
-    var isOpen: Bool { downstream != nil && pendingCompletion == nil }
 
     /// Delivers `value` now, or buffers it behind the delivery this thread is making or until
     /// there is demand, or waits while another thread delivers. With `dropWithoutDemand`, a
@@ -75,13 +121,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         // The same steps as `send(making:)`, spelled out: through a closure they cost flatMap
         // more per value (Docs/Performance.md has the measured cost).
         let thread = ThreadIdentity.current
-        var step = lock.withLockUnchecked { () -> SendStep in
-            guard isOpen else { return .done }
-            switch turn.claim(for: thread) {
+        var step = state.withLock { state -> SendStep in
+            guard state.isOpen else { return .done }
+            switch state.turn.claim(for: thread) {
             case .granted:
-                return admit(value, dropWithoutDemand: dropWithoutDemand)
+                return state.admit(value, dropWithoutDemand: dropWithoutDemand)
             case .reentrant, .queue:
-                enqueue(value, dropWithoutDemand: dropWithoutDemand)
+                state.enqueue(value, dropWithoutDemand: dropWithoutDemand)
                 return .done
             case .wait(let waiter):
                 return .wait(waiter)
@@ -89,10 +135,10 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         }
         if case .wait(let waiter) = step {
             waiter.park()
-            step = lock.withLockUnchecked {
+            step = state.withLock { state in
                 guard waiter.granted else { return .done }
-                guard isOpen else { return .drain }
-                return admit(value, dropWithoutDemand: dropWithoutDemand)
+                guard state.isOpen else { return .drain }
+                return state.admit(value, dropWithoutDemand: dropWithoutDemand)
             }
         }
         finishSend(step)
@@ -113,17 +159,17 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @discardableResult
     func send(
         dropWithoutDemand: Bool = false, returningDemand: Bool = false,
-        making make: () -> Input?
+        making make: (inout FanInStateMachine) -> Input?
     ) -> Subscribers.Demand? {
         let thread = ThreadIdentity.current
-        var step = lock.withLockUnchecked { () -> SendStep in
-            guard isOpen else { return .done }
-            switch turn.claim(for: thread) {
+        var step = state.withLock { state -> SendStep in
+            guard state.isOpen else { return .done }
+            switch state.turn.claim(for: thread) {
             case .granted:
-                guard let value = make() else { return .drain }
-                return admit(value, dropWithoutDemand: dropWithoutDemand)
+                guard let value = make(&state.fanIn) else { return .drain }
+                return state.admit(value, dropWithoutDemand: dropWithoutDemand)
             case .reentrant, .queue:
-                if let value = make() { enqueue(value, dropWithoutDemand: dropWithoutDemand) }
+                if let value = make(&state.fanIn) { state.enqueue(value, dropWithoutDemand: dropWithoutDemand) }
                 return .done
             case .wait(let waiter):
                 return .wait(waiter)
@@ -131,10 +177,10 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         }
         if case .wait(let waiter) = step {
             waiter.park()
-            step = lock.withLockUnchecked {
+            step = state.withLock { state in
                 guard waiter.granted else { return .done }
-                guard isOpen, let value = make() else { return .drain }
-                return admit(value, dropWithoutDemand: dropWithoutDemand)
+                guard state.isOpen, let value = make(&state.fanIn) else { return .drain }
+                return state.admit(value, dropWithoutDemand: dropWithoutDemand)
             }
         }
         guard returningDemand, case let .deliver(downstream, value) = step else {
@@ -172,42 +218,20 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         }
     }
 
-    /// Decides what becomes of `value` now that this call holds the turn: delivered at once if
-    /// nothing is buffered before it and there is demand, else buffered (or dropped); call with
-    /// the lock held.
-    @inlinable
-    func admit(_ value: Input, dropWithoutDemand: Bool) -> SendStep {
-        if bufferedCount > 0 || demand == .none {
-            enqueue(value, dropWithoutDemand: dropWithoutDemand)
-            return .drain
-        }
-        demand -= 1
-        return .deliver(downstream!, value)
-    }
-
-    /// Buffers `value`, or drops it when asked to and no demand is left for it; call with the
-    /// lock held.
-    @inlinable
-    func enqueue(_ value: Input, dropWithoutDemand: Bool) {
-        if !dropWithoutDemand || demand > bufferedCount {
-            buffer.append(value)
-        }
-    }
-
     /// Completes the downstream once buffered values are out (`.finished`) or next (a failure).
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = lock.withLockUnchecked { () -> (Downstream, Any)? in
-            guard isOpen else { return nil }
+        let taken = state.withLock { state -> (Downstream, Any)? in
+            guard state.isOpen else { return nil }
             if case .failure = completion {
-                buffer = []
-                bufferHead = 0
+                state.buffer = []
+                state.bufferHead = 0
             }
-            guard !turn.isHeld, bufferedCount == 0 else {
-                pendingCompletion = completion
+            guard !state.turn.isHeld, state.bufferedCount == 0 else {
+                state.pendingCompletion = completion
                 return nil
             }
-            let released = takeAll()
+            let released = state.takeAll()
             return released.downstream.map { ($0, released.rest) }
         }
         taken?.0.receive(completion: completion)
@@ -217,11 +241,11 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         let thread = ThreadIdentity.current
-        let mustDrain = lock.withLockUnchecked { () -> Bool in
-            guard downstream != nil else { return false }
-            self.demand += demand
-            guard !turn.isHeld, bufferedCount > 0 else { return false }
-            turn.holder = thread
+        let mustDrain = state.withLock { state in
+            guard state.downstream != nil else { return false }
+            state.demand += demand
+            guard !state.turn.isHeld, state.bufferedCount > 0 else { return false }
+            state.turn.holder = thread
             return true
         }
         if mustDrain {
@@ -232,22 +256,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// Drops the downstream and everything buffered; threads waiting to deliver give up.
     @inlinable
     func cancel() {
-        let released = lock.withLockUnchecked { takeAll() }
+        let released = state.withLock { $0.takeAll() }
         for waiter in released.dismissed { waiter.wake() }
         withExtendedLifetime(released) {}
-    }
-
-    /// Empties the state and hands it out, so that it dies outside the lock, with the waiters
-    /// to wake; call with the lock held.
-    @inlinable
-    func takeAll() -> (downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
-        defer {
-            downstream = nil
-            buffer = []
-            bufferHead = 0
-            pendingCompletion = nil
-        }
-        return (downstream, buffer, turn.dismissAll())
     }
 
     /// Delivers what the buffer and demand allow, then the pending completion if it is due,
@@ -261,28 +272,28 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         while true {
             if additional > 0, reporting { onDemand?(additional) }
             reporting = true
-            let step = lock.withLockUnchecked { () -> DrainStep in
-                guard let downstream else {
-                    turn.letGo()
+            let step = state.withLock { state -> DrainStep in
+                guard let downstream = state.downstream else {
+                    state.turn.letGo()
                     return .stop
                 }
-                demand += additional
-                if bufferedCount > 0, demand > 0 {
-                    demand -= 1
-                    let next = buffer[bufferHead]
-                    bufferHead += 1
-                    if bufferHead == buffer.count {
-                        buffer.removeAll(keepingCapacity: true)
-                        bufferHead = 0
+                state.demand += additional
+                if state.bufferedCount > 0, state.demand > 0 {
+                    state.demand -= 1
+                    let next = state.buffer[state.bufferHead]
+                    state.bufferHead += 1
+                    if state.bufferHead == state.buffer.count {
+                        state.buffer.removeAll(keepingCapacity: true)
+                        state.bufferHead = 0
                     }
                     return .deliver(downstream, next)
                 }
-                if let completion = pendingCompletion, bufferedCount == 0 {
-                    let released = takeAll()
-                    turn.letGo()
+                if let completion = state.pendingCompletion, state.bufferedCount == 0 {
+                    let released = state.takeAll()
+                    state.turn.letGo()
                     return .complete(downstream, completion, released.rest, released.dismissed)
                 }
-                if let waiter = turn.pass() {
+                if let waiter = state.turn.pass() {
                     return .handOver(waiter)
                 }
                 return .stop

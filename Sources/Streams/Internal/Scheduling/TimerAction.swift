@@ -3,18 +3,17 @@
 /// so the timer's block would keep everything it captures (a whole pipeline) for the life of the
 /// process. The block captures this box instead, which lets go of the action once a one-shot
 /// timer has run it, or when a repeating timer is cancelled.
-final class TimerAction: @unchecked Sendable {
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var action: (() -> Void)?
+final class TimerAction: Sendable {
+    /// The action, until it is released.
+    private let state: LockedState<(() -> Void)?>
 
     init(_ action: @escaping () -> Void) {
-        self.action = action
+        state = LockedState(action)
     }
 
     /// Runs the action, if it was not released.
     func run() {
-        lock.withLockUnchecked { action }?()
+        state.withLock { $0 }?()
     }
 
     /// Runs the action once and releases it.
@@ -28,7 +27,7 @@ final class TimerAction: @unchecked Sendable {
     }
 
     private func take() -> (() -> Void)? {
-        lock.withLockUnchecked {
+        state.withLock { action in
             defer { action = nil }
             return action
         }

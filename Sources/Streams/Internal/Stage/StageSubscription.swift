@@ -10,6 +10,9 @@
 /// `kind` carries Combine's per-operator rules at the edges: see ``StageKind``. A `cancel()`
 /// before the upstream subscription is a no-op (the late subscription is accepted), except in
 /// the filter family, where it ends the stage.
+///
+/// Unchecked `Sendable`: `mirroredState` is a closure that is not `Sendable` (it reads what
+/// `step` captures, for the mirror).
 @usableFromInline
 final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -41,13 +44,9 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     let kind: StageKind
     /// Reads the operator's running state (`last`, `result`) for the mirror.
     @usableFromInline
-    let state: (() -> Any)?
+    let mirroredState: (() -> Any)?
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: StageStateMachine<Core>
+    let state: LockedState<StageStateMachine<Core>>
 
     @inlinable
     init(
@@ -58,13 +57,14 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
         step: @escaping Step
     ) {
         self.kind = kind
-        self.state = state
-        machine = StageStateMachine(kind: kind, core: Core(downstream: downstream, step: step, mapFailure: mapFailure))
+        mirroredState = state
+        self.state = LockedState(
+            StageStateMachine(kind: kind, core: Core(downstream: downstream, step: step, mapFailure: mapFailure)))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let core = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
+        guard let core = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -73,7 +73,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.subscribedCore }) else { return receiveBeforeSubscription(input) }
+        guard let core = state.withLock({ $0.subscribedCore }) else { return receiveBeforeSubscription(input) }
         return process(input, with: core)
     }
 
@@ -82,7 +82,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     @inline(never)
     func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.waitingCore }) else { return .none }
+        guard let core = state.withLock({ $0.waitingCore }) else { return .none }
         precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
         if kind.ignoresValuesBeforeSubscription { return .none }
         return process(input, with: core)
@@ -109,7 +109,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        switch lock.withLockUnchecked({ machine.receiveCompletion() }) {
+        switch state.withLock({ $0.receiveCompletion() }) {
         case .forward(let core):
             core.downstream.receive(completion: completion.mapError(core.mapFailure))
         case .ignore:
@@ -122,7 +122,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     /// Cancels upstream and sends `completion`, unless already terminated.
     @inlinable
     func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let (upstream, core) = lock.withLockUnchecked({ machine.end() }) else { return }
+        guard let (upstream, core) = state.withLock({ $0.end() }) else { return }
         upstream.cancel()
         core.downstream.receive(completion: completion)
     }
@@ -130,7 +130,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
-        switch lock.withLockUnchecked({ machine.request() }) {
+        switch state.withLock({ $0.request() }) {
         case .forward(let upstream):
             upstream.request(demand)
         case .ignore:
@@ -143,7 +143,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
-        let (upstream, released) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, released) = state.withLock { $0.cancel() }
         upstream?.cancel()
         withExtendedLifetime(released) {}
     }
@@ -153,19 +153,19 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @usableFromInline
     var customMirror: Mirror {
-        let (core, upstream) = lock.withLockUnchecked { (machine.subscribedCore ?? machine.waitingCore, machine.upstream) }
+        let (core, upstream) = state.withLock { ($0.subscribedCore ?? $0.waitingCore, $0.upstream) }
         let (downstream, finished) = (core?.downstream, core == nil)
         // The operator's own value as it keeps it (`last` is an `Output?`, `result` an `Output`),
         // not wrapped in one more `Optional`; read only here, so values pay nothing for it.
-        let state: Any = state?() ?? Optional<Any>.none as Any
+        let running: Any = mirroredState?() ?? Optional<Any>.none as Any
         switch kind {
         case .tryFilter, .tryCompactMap, .prefixWhile, .tryPrefixWhile:
             return Mirror(self, children: ["downstream": downstream as Any])
         case .removeDuplicates, .tryRemoveDuplicates:
-            return Mirror(self, children: ["downstream": downstream as Any, "last": state])
+            return Mirror(self, children: ["downstream": downstream as Any, "last": running])
         case .tryScan:
             return Mirror(
-                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": state])
+                self, children: ["downstream": downstream as Any, "status": upstream as Any, "result": running])
         case .encode, .decode:
             return Mirror(
                 self,

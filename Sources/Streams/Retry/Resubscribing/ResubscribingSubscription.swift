@@ -15,7 +15,7 @@
 @usableFromInline
 final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
     Subscription, Subscriber, ResubscribeWaitTarget,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Policy.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -25,15 +25,12 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     typealias Resources = ResubscribingResources<Upstream, Downstream, Policy>
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: ResubscribingStateMachine
+    let state: LockedState<ResubscribingStateMachine>
 
     @inlinable
     init(upstream: Upstream, policy: Policy, downstream: Downstream) {
-        state = ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy))
+        state = LockedState(
+            ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy)))
     }
 
     /// The machine's resources, which are always this subscription's.
@@ -46,7 +43,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Makes the first attempt.
     @inlinable
     func start() {
-        guard let resources = lock.withLockUnchecked({ state.start() }) else { return }
+        guard let resources = state.withLock({ $0.start() }) else { return }
         subscribe(with: typed(resources))
     }
 
@@ -56,7 +53,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         var next: Resources? = resources
         while let resources = next {
             resources.upstream.receive(subscriber: self)
-            next = lock.withLockUnchecked { state.subscribeReturned() }.map(typed)
+            next = state.withLock { $0.subscribeReturned() }.map(typed)
         }
     }
 
@@ -64,7 +61,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ state.receivedSubscription(subscription) }) {
+        switch state.withLock({ $0.receivedSubscription(subscription) }) {
         case .cancel:
             subscription.cancel()
         case .handOver(let resources, let demand):
@@ -77,7 +74,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        switch lock.withLockUnchecked({ state.receivedValue() }) {
+        switch state.withLock({ $0.receivedValue() }) {
         case .ignore:
             return .none
         case .withoutDemand:
@@ -86,7 +83,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             let resources = typed(untyped)
             if firstSuccess { resources.policy.budget?.recordSuccess() }
             let additional = resources.downstream.receive(input)
-            if additional > 0, let upstream = lock.withLockUnchecked({ state.deliveredValue(additional) }) {
+            if additional > 0, let upstream = state.withLock({ $0.deliveredValue(additional) }) {
                 upstream.request(additional)
             }
             return .none
@@ -97,7 +94,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(completion: Subscribers.Completion<Failure>) {
         let finished: Bool
         if case .finished = completion { finished = true } else { finished = false }
-        switch lock.withLockUnchecked({ state.receivedCompletion(finished: finished) }) {
+        switch state.withLock({ $0.receivedCompletion(finished: finished) }) {
         case .ignore:
             return
         case .finish(let remains, let firstSuccess):
@@ -114,7 +111,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func decide(after error: Failure, attempt: Int, resources: Resources) {
         let decision = resources.policy.decide(after: error, attempt: attempt, checking: self)
-        switch lock.withLockUnchecked({ state.decided(decision) }) {
+        switch state.withLock({ $0.decided(decision) }) {
         case .nothing:
             return
         case .cancelled:
@@ -132,7 +129,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func mayProceed(afterFailureOf attempt: Int) -> Bool {
-        switch lock.withLockUnchecked({ state.mayProceed(afterFailureOf: attempt) }) {
+        switch state.withLock({ $0.mayProceed(afterFailureOf: attempt) }) {
         case .proceed: true
         case .cancelled: false
         }
@@ -140,7 +137,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
-        guard lock.withLockUnchecked({ state.waitStarted(wait, attempt: attempt) }) else {
+        guard state.withLock({ $0.waitStarted(wait, attempt: attempt) }) else {
             wait.cancel()
             return false
         }
@@ -149,16 +146,16 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func waitEnded(attempt: Int) {
-        guard case .resubscribe(let wait, let subscribes) = lock.withLockUnchecked({ state.waitEnded(attempt: attempt) })
+        guard case .resubscribe(let wait, let subscribes) = state.withLock({ $0.waitEnded(attempt: attempt) })
         else { return }
         wait?.cancel()
-        guard subscribes, case .subscribe(let resources) = lock.withLockUnchecked({ state.willSubscribe() }) else { return }
+        guard subscribes, case .subscribe(let resources) = state.withLock({ $0.willSubscribe() }) else { return }
         subscribe(with: typed(resources))
     }
 
     @inlinable
     func waitAbandoned(attempt: Int, error: Failure) {
-        guard let remains = lock.withLockUnchecked({ state.waitAbandoned(attempt: attempt) }) else { return }
+        guard let remains = state.withLock({ $0.waitAbandoned(attempt: attempt) }) else { return }
         remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
     }
 
@@ -166,13 +163,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard let upstream = lock.withLockUnchecked({ state.request(demand) }), demand > 0 else { return }
+        guard let upstream = state.withLock({ $0.request(demand) }), demand > 0 else { return }
         upstream.request(demand)
     }
 
     @inlinable
     func cancel() {
-        guard let remains = lock.withLockUnchecked({ state.cancel() }) else { return }
+        guard let remains = state.withLock({ $0.cancel() }) else { return }
         remains.wait?.cancel()
         remains.upstream?.cancel()
     }
