@@ -86,7 +86,7 @@ struct DeliveryTurnStressTests {
             Publishers.Sequence<[PassthroughSubject<Int, Never>], Never>, PassthroughSubject<Int, Never>, TurnProbe
         >
         let flatMap = try #require(probe.subscription as? FlatMap)
-        let slots = flatMap.lock.withLockUnchecked { flatMap.state.turn.waiterSlotsHighWater }
+        let slots = flatMap.state.withLock { $0.turn.waiterSlotsHighWater }
         #expect(slots <= 2 * threads)
         flatMap.cancel()
         print("stress: flatMap over \(threads) children on \(threads) threads x \(sends) sends: at most \(slots) waiter slots")

@@ -84,10 +84,11 @@ private protocol NotificationReceiver: AnyObject, Sendable {
 ///
 /// The center keeps the subscription (through the observer's block) until `cancel()` removes
 /// the observer.
+// Unchecked: it holds the observed object, which need not be Sendable.
 final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver, CustomStringConvertible,
     CustomReflectable, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
-    /// Where the subscription stands; guarded by `lock`.
+    /// Where the subscription stands.
     private enum Phase {
         /// Observing, with what the subscriber still wants and the center's observer token
         /// (nil only while the observer is being added).
@@ -112,19 +113,18 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     private let center: NotificationCenter
     private let name: Notification.Name
     private let object: AnyObject?
-    private let lock = Lock()
-    private var phase: Phase
+    private let state: LockedState<Phase>
 
     init(center: NotificationCenter, name: Notification.Name, object: AnyObject?, downstream: Downstream) {
         self.center = center
         self.name = name
         self.object = object
-        phase = .observing(downstream, demand: .none, observer: nil)
+        state = LockedState(.observing(downstream, demand: .none, observer: nil))
         let receiver: any NotificationReceiver = self
         let observer = center.addObserver(forName: name, object: object, queue: nil) { notification in
             receiver.receive(notification)
         }
-        lock.withLockUnchecked {
+        state.withLock { phase in
             if case .observing(let downstream, let demand, nil) = phase {
                 phase = .observing(downstream, demand: demand, observer: observer)
             }
@@ -133,19 +133,19 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     /// A notification was posted, on the posting thread: delivered if the subscriber wants one.
     func receive(_ notification: Notification) {
-        guard let downstream = lock.withLockUnchecked({ phase.take() }) else { return }
+        guard let downstream = state.withLock({ $0.take() }) else { return }
         let more = downstream.receive(notification)
-        lock.withLockUnchecked { phase.add(more) }
+        state.withLock { $0.add(more) }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { phase.add(demand) }
+        state.withLock { $0.add(demand) }
     }
 
     func cancel() {
         // Taken out of the lock, so that the observer is removed and the subscriber released
         // outside it.
-        let previous = lock.withLockUnchecked { () -> Phase in
+        let previous = state.withLock { (phase) -> Phase in
             defer { phase = .cancelled }
             return phase
         }
@@ -157,7 +157,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     var description: String { "NotificationCenter Observer" }
 
     var customMirror: Mirror {
-        let demand = lock.withLockUnchecked { () -> Subscribers.Demand in
+        let demand = state.withLock { (phase) -> Subscribers.Demand in
             if case .observing(_, let demand, _) = phase { demand } else { .none }
         }
         return Mirror(

@@ -121,7 +121,7 @@ import Testing
     // MARK: The state machine on its own
 
     @Test func stateMachinePhases() {
-        var machine = DropFirstStateMachine(count: 1)
+        var machine = DropFirstStateMachine(count: 1, downstream: TestSubscriber<Int, TestError>())
         #expect(machine.request(.max(2)) == nil)
         #expect(machine.cancel().ended == false)
         guard case .request(let demand) = machine.receiveSubscription(ManualSubscription()) else {

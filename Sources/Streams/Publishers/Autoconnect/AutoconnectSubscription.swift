@@ -4,22 +4,19 @@
 /// last one disconnects it) before cancelling the upstream's subscription. Cancelling again only
 /// cancels the upstream's subscription again.
 @usableFromInline
+// Unchecked: it holds the upstream's subscription, which need not be Sendable.
 final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
     let upstream: any Subscription
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: AutoconnectSubscriptionStateMachine
+    let state: LockedState<AutoconnectSubscriptionStateMachine>
 
     @inlinable
     init(upstream: any Subscription, parent: Publishers.Autoconnect<Upstream>) {
         self.upstream = upstream
-        machine = AutoconnectSubscriptionStateMachine(parent: parent)
+        state = LockedState(AutoconnectSubscriptionStateMachine(parent: parent))
     }
 
     @inlinable
@@ -29,7 +26,7 @@ final class AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscriptio
 
     @inlinable
     func cancel() {
-        if let parent = lock.withLockUnchecked({ machine.cancel() }) {
+        if let parent = state.withLock({ $0.cancel() }) {
             unsafeDowncast(parent, to: Publishers.Autoconnect<Upstream>.self).subscriberLeft()
         }
         upstream.cancel()

@@ -22,6 +22,7 @@ extension Publishers {
     /// ```swift
     /// let live = Publishers.Autoconnect(upstream: connectable)
     /// ```
+    // Unchecked: it holds the upstream, which need not be Sendable.
     public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
         /// The upstream's values.
         public typealias Output = Upstream.Output
@@ -32,11 +33,7 @@ extension Publishers {
         public final let upstream: Upstream
 
         @usableFromInline
-        let lock = Lock()
-        // Guarded by `lock`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var machine = AutoconnectStateMachine()
+        let state = LockedState(AutoconnectStateMachine())
 
         /// Wraps `upstream`.
         ///
@@ -51,17 +48,17 @@ extension Publishers {
         /// Attaches `subscriber`, then connects the upstream if this is the first subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let mustConnect = lock.withLockUnchecked { machine.subscriberArrived() }
+            let mustConnect = state.withLock { $0.subscriberArrived() }
             upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
             guard mustConnect else { return }
             let connection = upstream.connect()
-            lock.withLockUnchecked { machine.connected(connection) }?.cancel()
+            state.withLock { $0.connected(connection) }?.cancel()
         }
 
         /// One subscriber cancelled: disconnects when none are left.
         @inlinable
         func subscriberLeft() {
-            lock.withLockUnchecked { machine.subscriberLeft() }?.cancel()
+            state.withLock { $0.subscriberLeft() }?.cancel()
         }
     }
 }

@@ -2,6 +2,7 @@
 /// finds nothing draining (an arriving value, a completion or a request) drains the buffer while
 /// there is demand, so the subscriber is never called concurrently.
 @usableFromInline
+// Unchecked: it holds `makeError`, a closure that need not be Sendable.
 final class BufferSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
@@ -11,11 +12,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let makeError: (() -> Upstream.Failure)?
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: Machine
+    let state: LockedState<Machine>
 
     @inlinable
     init(downstream: Downstream, buffer: Publishers.Buffer<Upstream>) {
@@ -31,28 +28,29 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             overflow = .customError
             makeError = make
         }
-        machine = Machine(
-            downstream: downstream, size: max(buffer.size, 0), keepFull: buffer.prefetch == .keepFull,
-            overflow: overflow)
+        state = LockedState(
+            Machine(
+                downstream: downstream, size: max(buffer.size, 0), keepFull: buffer.prefetch == .keepFull,
+                overflow: overflow))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (initial, downstream) = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
+        guard let (initial, downstream) = state.withLock({ $0.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
         // As in Combine, upstream is asked before the downstream has the subscription.
         subscription.request(initial)
         downstream.receive(subscription: self)
-        lock.withLockUnchecked { machine.subscriptionHandedDownstream() }
+        state.withLock { $0.subscriptionHandedDownstream() }
         // A completion that arrived inside the initial request may be due now.
         _ = drain()
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        switch lock.withLockUnchecked({ machine.value(input) }) {
+        switch state.withLock({ $0.value(input) }) {
         case .ignore:
             return .none
         case .drain:
@@ -60,7 +58,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return .max(drain().delivered)
         case .makeError:
             let error = makeError!()
-            lock.withLockUnchecked { machine.overflowed(error) }?.cancel()
+            state.withLock { $0.overflowed(error) }?.cancel()
             _ = drain()
             return .none
         }
@@ -68,7 +66,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        if lock.withLockUnchecked({ machine.completion(completion) }) {
+        if state.withLock({ $0.completion(completion) }) {
             _ = drain()
         }
     }
@@ -78,10 +76,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// for again.
     @inlinable
     func drain() -> (delivered: Int, upstream: (any Subscription)?) {
-        guard lock.withLockUnchecked({ machine.beginDrain() }) else { return (0, nil) }
+        guard state.withLock({ $0.beginDrain() }) else { return (0, nil) }
         var returned = Subscribers.Demand.none
         while true {
-            switch lock.withLockUnchecked({ machine.drainStep(returned: returned) }) {
+            switch state.withLock({ $0.drainStep(returned: returned) }) {
             case .send(let downstream, let value):
                 returned = downstream.receive(value)
             case .complete(let downstream, let completion, _):
@@ -96,7 +94,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         // As in Combine, `.none` is accepted and changes nothing.
-        guard lock.withLockUnchecked({ machine.request(demand) }) else { return }
+        guard state.withLock({ $0.request(demand) }) else { return }
         // Inside a request, `.keepFull` asks for the delivered values with a request.
         let (delivered, upstream) = drain()
         upstream?.request(.max(delivered))
@@ -105,7 +103,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // Handed out of the lock so that what it holds is released outside it.
-        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream?.cancel()
     }
 
@@ -114,13 +112,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
+        state.withLock { state in
             let terminal: Subscribers.Completion<Upstream.Failure>? =
-                if case .completing(let completion) = machine.phase { completion } else { nil }
+                if case .completing(let completion) = state.phase { completion } else { nil }
             return Mirror(
                 self,
                 children: [
-                    "values": machine.buffered, "state": machine.phase, "downstreamDemand": machine.demand,
+                    "values": state.buffered, "state": state.phase, "downstreamDemand": state.demand,
                     "terminal": terminal as Any,
                 ])
         }

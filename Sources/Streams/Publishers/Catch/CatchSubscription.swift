@@ -8,7 +8,7 @@
 @usableFromInline
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    Sendable
 where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Input {
     /// Makes the recovery publisher from the upstream's error, or says which error to fail with.
     @usableFromInline
@@ -39,11 +39,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Lock()
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: CatchStateMachine
+    let state: LockedState<CatchStateMachine>
 
     /// The machine's resources, which are always this subscription's core.
     @inlinable
@@ -58,15 +54,16 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         recover: @escaping Recover
     ) {
         self.name = name
-        machine = CatchStateMachine(
-            resources: Core(downstream: downstream, recover: recover, mapRecoveryFailure: mapRecoveryFailure))
+        state = LockedState(
+            CatchStateMachine(
+                resources: Core(downstream: downstream, recover: recover, mapRecoveryFailure: mapRecoveryFailure)))
     }
 
     // MARK: Upstream
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ machine.upstreamSubscribed(subscription) }) {
+        switch state.withLock({ $0.upstreamSubscribed(subscription) }) {
         case .handOver(let core): typed(core).downstream.receive(subscription: self)
         case .cancel: subscription.cancel()
         case .request, .none: return
@@ -75,10 +72,10 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.upstreamValue() }) else { return .none }
+        guard let core = state.withLock({ $0.upstreamValue() }) else { return .none }
         let additional = typed(core).downstream.receive(input)
         if additional > 0 {
-            lock.withLockUnchecked { machine.upstreamValueDelivered(returning: additional) }
+            state.withLock { $0.upstreamValueDelivered(returning: additional) }
         }
         return additional
     }
@@ -87,16 +84,16 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         switch completion {
         case .finished:
-            perform(lock.withLockUnchecked { machine.upstreamCompleted(failed: false) }, .finished)
+            perform(state.withLock { $0.upstreamCompleted(failed: false) }, .finished)
         case .failure(let error):
-            guard case .recover(let core) = lock.withLockUnchecked({ machine.upstreamCompleted(failed: true) }) else {
+            guard case .recover(let core) = state.withLock({ $0.upstreamCompleted(failed: true) }) else {
                 return
             }
             switch typed(core).recover(error) {
             case .success(let publisher):
                 publisher.receive(subscriber: SideSubscriber(parent: self))
             case .failure(let thrown):
-                perform(lock.withLockUnchecked { machine.handlerThrew() }, .failure(thrown))
+                perform(state.withLock { $0.handlerThrew() }, .failure(thrown))
             }
         }
     }
@@ -115,7 +112,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ machine.recoverySubscribed(subscription) }) {
+        switch state.withLock({ $0.recoverySubscribed(subscription) }) {
         case .request(let demand): subscription.request(demand)
         case .cancel: subscription.cancel()
         case .handOver, .none: return
@@ -124,13 +121,13 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @inlinable
     func receiveSide(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.recoveryValue() }) else { return .none }
+        guard let core = state.withLock({ $0.recoveryValue() }) else { return .none }
         return typed(core).downstream.receive(input)
     }
 
     @inlinable
     func receiveSide(completion: Subscribers.Completion<NewPublisher.Failure>) {
-        guard case .complete(let resources) = lock.withLockUnchecked({ machine.recoveryCompleted() }) else { return }
+        guard case .complete(let resources) = state.withLock({ $0.recoveryCompleted() }) else { return }
         let core = typed(resources)
         core.downstream.receive(completion: completion.mapError(core.mapRecoveryFailure))
     }
@@ -139,13 +136,13 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+        state.withLock { $0.request(demand) }.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The resources leave the lock with the subscription, to be released outside it.
-        let (active, _) = lock.withLockUnchecked { machine.cancel() }
+        let (active, _) = state.withLock { $0.cancel() }
         active.cancel()
     }
 
@@ -154,9 +151,9 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
+        state.withLock { state in
             Mirror(
-                self, children: ["downstream": machine.resources.map { typed($0).downstream } as Any, "demand": machine.demand])
+                self, children: ["downstream": state.resources.map { typed($0).downstream } as Any, "demand": state.demand])
         }
     }
 

@@ -5,13 +5,12 @@
 /// The buffer and `receiving` are touched only by upstream's calls, which never overlap, so a
 /// value takes the lock only when it fills the buffer.
 @usableFromInline
+// Unchecked: `buffer` and `receiving` are reached without the lock, only by upstream's calls.
 final class CollectByCountSubscription<Element, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Element] {
     @usableFromInline
     let count: Int
-    @usableFromInline
-    let lock = Lock()
     /// Touched only by upstream's calls.
     @usableFromInline
     @exclusivity(unchecked)
@@ -22,21 +21,19 @@ where Downstream.Input == [Element] {
     @exclusivity(unchecked)
     var receiving = false
 
-    // Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
-    var machine: CollectByCountStateMachine<Downstream>
+    let state: LockedState<CollectByCountStateMachine<Downstream>>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
-        machine = CollectByCountStateMachine(downstream: downstream)
+        state = LockedState(CollectByCountStateMachine(downstream: downstream))
         self.count = count
         buffer.reserveCapacity(count)
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -51,13 +48,13 @@ where Downstream.Input == [Element] {
         guard buffer.count == count else { return .none }
         let full = buffer
         buffer.removeAll(keepingCapacity: true)
-        guard let downstream = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        guard let downstream = state.withLock({ $0.value() }) else { return .none }
         return downstream.receive(full) * count
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (downstream, _) = lock.withLockUnchecked { machine.completion() }
+        let (downstream, _) = state.withLock { $0.completion() }
         receiving = false
         let rest = buffer
         buffer = []
@@ -71,12 +68,12 @@ where Downstream.Input == [Element] {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        lock.withLockUnchecked { machine.request() }?.request(demand * count)
+        state.withLock { $0.request() }?.request(demand * count)
     }
 
     @inlinable
     func cancel() {
-        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream?.cancel()
     }
 
@@ -85,13 +82,13 @@ where Downstream.Input == [Element] {
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
+        state.withLock { state in
             let upstream: (any Subscription)? =
-                if case .subscribed(let upstream) = machine.phase { upstream } else { nil }
+                if case .subscribed(let upstream) = state.phase { upstream } else { nil }
             return Mirror(
                 self,
                 children: [
-                    "downstream": machine.downstream as Any, "upstreamSubscription": upstream as Any,
+                    "downstream": state.downstream as Any, "upstreamSubscription": upstream as Any,
                     "buffer": buffer, "count": count,
                 ])
         }

@@ -8,7 +8,7 @@
 @usableFromInline
 final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    Sendable
 where
     Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
     Suffix.Failure == Downstream.Failure
@@ -30,22 +30,18 @@ where
     }
 
     @usableFromInline
-    let lock = Lock()
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: ConcatenateStateMachine<Core>
+    let state: LockedState<ConcatenateStateMachine<Core>>
 
     @inlinable
     init(downstream: Downstream, suffix: Suffix) {
-        machine = ConcatenateStateMachine(resources: Core(downstream: downstream, suffix: suffix))
+        state = LockedState(ConcatenateStateMachine(resources: Core(downstream: downstream, suffix: suffix)))
     }
 
     // MARK: Prefix
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ machine.prefixSubscribed(subscription) }) {
+        switch state.withLock({ $0.prefixSubscribed(subscription) }) {
         case .handOver(let core, let demand):
             core.downstream.receive(subscription: self)
             if demand > 0 { subscription.request(demand) }
@@ -58,10 +54,10 @@ where
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.prefixValue() }) else { return .none }
+        guard let core = state.withLock({ $0.prefixValue() }) else { return .none }
         let additional = core.downstream.receive(input)
         if additional > 0 {
-            lock.withLockUnchecked { machine.prefixValueDelivered(returning: additional) }
+            state.withLock { $0.prefixValueDelivered(returning: additional) }
         }
         return additional
     }
@@ -69,7 +65,7 @@ where
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let failed = if case .failure = completion { true } else { false }
-        switch lock.withLockUnchecked({ machine.prefixCompleted(failed: failed) }) {
+        switch state.withLock({ $0.prefixCompleted(failed: failed) }) {
         case .subscribeSuffix(let core): core.suffix.receive(subscriber: SideSubscriber(parent: self))
         case .complete(let core): core.downstream.receive(completion: completion)
         case .none: return
@@ -80,7 +76,7 @@ where
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ machine.suffixSubscribed(subscription) }) {
+        switch state.withLock({ $0.suffixSubscribed(subscription) }) {
         case .request(let demand): if demand > 0 { subscription.request(demand) }
         case .cancel: subscription.cancel()
         case .handOver: return
@@ -89,13 +85,13 @@ where
 
     @inlinable
     func receiveSide(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.suffixValue() }) else { return .none }
+        guard let core = state.withLock({ $0.suffixValue() }) else { return .none }
         return core.downstream.receive(input)
     }
 
     @inlinable
     func receiveSide(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard case .complete(let core) = lock.withLockUnchecked({ machine.suffixCompleted() }) else { return }
+        guard case .complete(let core) = state.withLock({ $0.suffixCompleted() }) else { return }
         core.downstream.receive(completion: completion)
     }
 
@@ -103,13 +99,13 @@ where
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+        state.withLock { $0.request(demand) }.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The resources leave the lock with the subscription, to be released outside it.
-        let (active, _) = lock.withLockUnchecked { machine.cancel() }
+        let (active, _) = state.withLock { $0.cancel() }
         active.cancel()
     }
 

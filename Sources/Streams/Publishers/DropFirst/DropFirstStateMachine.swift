@@ -13,7 +13,7 @@
 /// `remaining` counts the values still to drop, also before the upstream subscription: the
 /// downstream has its subscription by then, so such a value is legal and counted.
 @usableFromInline
-struct DropFirstStateMachine {
+struct DropFirstStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
         case awaitingUpstream(pending: Subscribers.Demand)
@@ -25,10 +25,14 @@ struct DropFirstStateMachine {
     var phase = Phase.awaitingUpstream(pending: .none)
     @usableFromInline
     var remaining: Int
+    /// Let go of when the stage ends.
+    @usableFromInline
+    var downstream: Downstream?
 
     @inlinable
-    init(count: Int) {
+    init(count: Int, downstream: Downstream) {
         remaining = count
+        self.downstream = downstream
     }
 
     /// What to do with a subscription from upstream.

@@ -7,7 +7,7 @@
 /// dropped value asks for nothing in return.
 @usableFromInline
 final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias Input = Downstream.Input
@@ -15,25 +15,16 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: DropFirstStateMachine
-    /// Let go of when the stage ends.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
+    let state: LockedState<DropFirstStateMachine<Downstream>>
 
     @inlinable
     init(count: Int, downstream: Downstream) {
-        state = DropFirstStateMachine(count: count)
-        self.downstream = downstream
+        state = LockedState(DropFirstStateMachine(count: count, downstream: downstream))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let action = lock.withLockUnchecked { state.receiveSubscription(subscription) }
+        let action = state.withLock { $0.receiveSubscription(subscription) }
         switch action {
         case .cancel:
             subscription.cancel()
@@ -44,18 +35,18 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            state.receiveValue() == .forward ? self.downstream : nil
+        let downstream = state.withLock { (state) -> Downstream? in
+            state.receiveValue() == .forward ? state.downstream : nil
         }
         return downstream?.receive(input) ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
+        let downstream = state.withLock { (state) -> Downstream? in
             guard state.receiveCompletion() else { return nil }
-            defer { self.downstream = nil }
-            return self.downstream
+            defer { state.downstream = nil }
+            return state.downstream
         }
         downstream?.receive(completion: completion)
     }
@@ -63,17 +54,17 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        lock.withLockUnchecked { state.request(demand) }?.request(demand)
+        state.withLock { $0.request(demand) }?.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The downstream is handed out of the lock so that it is released outside it.
-        let (upstream, downstream) = lock.withLockUnchecked { () -> ((any Subscription)?, Downstream?) in
+        let (upstream, downstream) = state.withLock { (state) -> ((any Subscription)?, Downstream?) in
             let (upstream, ended) = state.cancel()
             guard ended else { return (nil, nil) }
-            defer { self.downstream = nil }
-            return (upstream, self.downstream)
+            defer { state.downstream = nil }
+            return (upstream, state.downstream)
         }
         upstream?.cancel()
         withExtendedLifetime(downstream) {}

@@ -7,6 +7,7 @@ extension Publishers.HandleEvents {
     /// its own `name`, hooks it keeps for good and a hook for every demand the downstream returns
     /// from `receive(_:)` (zero included).
     @usableFromInline
+    // Unchecked: it holds `returnedDemandHook`, a closure that need not be Sendable.
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -20,11 +21,7 @@ extension Publishers.HandleEvents {
         @usableFromInline
         let returnedDemandHook: ((Subscribers.Demand) -> Void)?
         @usableFromInline
-        let lock = Lock()
-        // Guarded by `lock`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var machine: Machine
+        let state: LockedState<Machine>
 
         @inlinable
         init(
@@ -35,12 +32,12 @@ extension Publishers.HandleEvents {
         ) {
             self.name = name
             self.returnedDemandHook = returnedDemandHook
-            machine = Machine(downstream: downstream, hooks: hooks, keepsHooks: returnedDemandHook != nil)
+            state = LockedState(Machine(downstream: downstream, hooks: hooks, keepsHooks: returnedDemandHook != nil))
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let (hooks, downstream) = lock.withLockUnchecked { machine.subscription(subscription) }
+            let (hooks, downstream) = state.withLock { $0.subscription(subscription) }
             hooks?.receiveSubscription?(subscription)
             if let downstream {
                 downstream.receive(subscription: self)
@@ -51,7 +48,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
-            let (hooks, downstream) = lock.withLockUnchecked { machine.value() }
+            let (hooks, downstream) = state.withLock { $0.value() }
             hooks?.receiveOutput?(input)
             guard let downstream else { return .none }
             let demand = downstream.receive(input)
@@ -65,7 +62,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let (hooks, downstream) = lock.withLockUnchecked { machine.completion() }
+            let (hooks, downstream) = state.withLock { $0.completion() }
             hooks?.receiveCompletion?(completion)
             downstream?.receive(completion: completion)
         }
@@ -73,14 +70,14 @@ extension Publishers.HandleEvents {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // As in Combine, `.none` is passed on like any other demand.
-            let (hooks, upstream) = lock.withLockUnchecked { machine.request() }
+            let (hooks, upstream) = state.withLock { $0.request() }
             hooks?.receiveRequest?(demand)
             upstream?.request(demand)
         }
 
         @inlinable
         func cancel() {
-            let (hooks, upstream, _) = lock.withLockUnchecked { machine.cancel() }
+            let (hooks, upstream, _) = state.withLock { $0.cancel() }
             hooks?.receiveCancel?()
             upstream?.cancel()
         }

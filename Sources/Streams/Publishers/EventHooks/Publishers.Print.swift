@@ -83,20 +83,16 @@ extension Publishers {
 
 /// Writes `print(_:to:)`'s lines, one at a time, to the stream or to standard output.
 @usableFromInline
-final class EventPrinter: @unchecked Sendable {
+final class EventPrinter: Sendable {
     @usableFromInline
     let prefix: String
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var stream: (any TextOutputStream)?
+    let stream: LockedState<(any TextOutputStream)?>
 
     @inlinable
     init(prefix: String, stream: (any TextOutputStream)?) {
         self.prefix = prefix.isEmpty ? "" : prefix + ": "
-        self.stream = stream
+        self.stream = LockedState(stream)
     }
 
     /// `"unlimited"` or `"max: (n)"`, as Combine prints demand.
@@ -110,7 +106,7 @@ final class EventPrinter: @unchecked Sendable {
     /// the stream is the caller's own text sink, which never calls back into the pipeline.
     @inlinable
     func write(_ line: String) {
-        lock.withLockUnchecked {
+        stream.withLock { stream in
             if var target = stream {
                 // The three writes `Swift.print(_:to:)` makes.
                 target.write("")

@@ -13,7 +13,7 @@
 /// is called by one thread at a time (a ``DeliveryTurn``).
 @usableFromInline
 final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where
     NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.Failure,
     Upstream.Failure == Downstream.Failure
@@ -41,17 +41,14 @@ where
     @usableFromInline
     let maxPublishers: Subscribers.Demand
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: StateMachine
+    let state: LockedState<StateMachine>
 
     @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher) {
         self.maxPublishers = maxPublishers
-        state = StateMachine(
-            maxPublishers: maxPublishers, resources: Resources(downstream: downstream, transform: transform))
+        state = LockedState(
+            StateMachine(
+                maxPublishers: maxPublishers, resources: Resources(downstream: downstream, transform: transform)))
     }
 
     /// The machine's resources, which are always this subscription's.
@@ -65,7 +62,7 @@ where
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        if lock.withLockUnchecked({ state.upstreamSubscribed(subscription) }) {
+        if state.withLock({ $0.upstreamSubscribed(subscription) }) {
             subscription.request(maxPublishers)
         } else {
             subscription.cancel()
@@ -74,14 +71,14 @@ where
 
     @inlinable
     func receiveSide(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let (index, resources) = lock.withLockUnchecked({ state.upstreamSentValue() }) else { return .none }
+        guard let (index, resources) = state.withLock({ $0.upstreamSentValue() }) else { return .none }
         typed(resources).transform(input).receive(subscriber: ChildLink(parent: self, index: index))
         return .none
     }
 
     @inlinable
     func receiveSide(completion: Subscribers.Completion<Failure>) {
-        let ending = lock.withLockUnchecked { () -> ChildrenEnding? in
+        let ending = state.withLock { (state) -> ChildrenEnding? in
             switch completion {
             case .finished: state.upstreamFinished()
             case .failure: state.upstreamFailed(completion)
@@ -94,7 +91,7 @@ where
 
     @inlinable
     func receiveChild(subscription: any Subscription, index: Int) {
-        if let demand = lock.withLockUnchecked({ state.childSubscribed(index, subscription) }) {
+        if let demand = state.withLock({ $0.childSubscribed(index, subscription) }) {
             subscription.request(demand)
         } else {
             subscription.cancel()
@@ -104,10 +101,10 @@ where
     @inlinable
     func receiveChild(_ value: Downstream.Input, index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        var step = lock.withLockUnchecked { state.childSentValue(value, from: index, thread: thread) }
+        var step = state.withLock { $0.childSentValue(value, from: index, thread: thread) }
         if case .wait(let waiter) = step {
             waiter.park()
-            step = lock.withLockUnchecked { state.childValueAfterWait(value, from: index, granted: waiter.granted) }
+            step = state.withLock { $0.childValueAfterWait(value, from: index, granted: waiter.granted) }
         }
         switch step {
         case .none, .wait:
@@ -118,7 +115,7 @@ where
         case .deliver(let resources, let unlimited):
             let answer = typed(resources).downstream.receive(value)
             let additional = unlimited ? .none : answer
-            if !lock.withLockUnchecked({ state.letGoIfIdle(adding: additional) }) {
+            if !state.withLock({ $0.letGoIfIdle(adding: additional) }) {
                 drain(adding: additional)
             }
             return unlimited ? .none : .max(1)
@@ -129,14 +126,14 @@ where
     func receiveChild(completion: Subscribers.Completion<Failure>, index: Int) {
         switch completion {
         case .finished:
-            let (askForMore, ending) = lock.withLockUnchecked { state.childFinished(index) }
+            let (askForMore, ending) = state.withLock { $0.childFinished(index) }
             if let ending {
                 end(ending, with: completion)
             } else {
                 askForMore.request(.max(1))
             }
         case .failure:
-            if let ending = lock.withLockUnchecked({ state.childFailed(index, completion) }) {
+            if let ending = state.withLock({ $0.childFailed(index, completion) }) {
                 end(ending, with: completion)
             }
         }
@@ -156,7 +153,7 @@ where
             // As in Combine: asked while holding the turn, so a value the child sends from
             // inside this call is buffered.
             child.request(.max(1))
-            switch lock.withLockUnchecked({ state.nextDelivery(adding: additional) }) {
+            switch state.withLock({ $0.nextDelivery(adding: additional) }) {
             case .deliver(let resources, let value, let next):
                 additional = typed(resources).downstream.receive(value)
                 child = next
@@ -188,7 +185,7 @@ where
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
         let thread = ThreadIdentity.current
-        guard case .proceed(let drain, let children) = lock.withLockUnchecked({ state.requested(demand, thread: thread) })
+        guard case .proceed(let drain, let children) = state.withLock({ $0.requested(demand, thread: thread) })
         else { return }
         if drain { self.drain(adding: .none) }
         for child in children { child.request(.unlimited) }
@@ -196,7 +193,7 @@ where
 
     @inlinable
     func cancel() {
-        lock.withLockUnchecked { state.cancelled() }?.cancelAndWake()
+        state.withLock { $0.cancelled() }?.cancelAndWake()
     }
 
     @usableFromInline

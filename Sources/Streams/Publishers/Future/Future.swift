@@ -14,16 +14,12 @@
 ///     }
 /// }
 /// ```
-public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+public final class Future<Output, Failure: Error>: Publisher, Sendable {
     /// Fulfils the future; only the first call counts.
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state = FutureStateMachine<Output, Failure>()
+    let state = LockedState(FutureStateMachine<Output, Failure>())
 
     /// Makes a future and runs `attemptToFulfill` at once with its promise.
     ///
@@ -38,7 +34,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Records the first result and hands it to every waiting subscriber.
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
-        guard let waiting = lock.withLockUnchecked({ state.fulfill(result) }) else { return }
+        guard let waiting = state.withLock({ $0.fulfill(result) }) else { return }
         for conduit in waiting {
             conduit.fulfill(result)
         }
@@ -51,7 +47,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         let conduit = FutureConduit(downstream: subscriber, parent: self)
         // A result already there waits in the conduit for the hand-over, where a request made
         // meanwhile sends it (as Combine's request does when the future has its result).
-        if let result = lock.withLockUnchecked({ state.subscribe(conduit) }) {
+        if let result = state.withLock({ $0.subscribe(conduit) }) {
             conduit.fulfill(result)
         }
         conduit.start()
@@ -60,7 +56,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// Forgets a cancelled subscriber.
     @inlinable
     func remove(_ conduit: FutureConduitBase<Output, Failure>) {
-        lock.withLockUnchecked { state.remove(conduit) }
+        state.withLock { $0.remove(conduit) }
     }
 }
 
@@ -79,6 +75,7 @@ class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
 
 /// One subscriber's subscription to a ``Future``.
 @usableFromInline
+// Unchecked, as its base class: a non-final class cannot be checked Sendable.
 final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.Input, Downstream.Failure>,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -88,34 +85,30 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: FutureConduitStateMachine<Downstream>
+    let state: LockedState<FutureConduitStateMachine<Downstream>>
 
     @inlinable
     init(downstream: Downstream, parent: Future<Output, Failure>) {
-        state = FutureConduitStateMachine(downstream: downstream, parent: parent)
+        state = LockedState(FutureConduitStateMachine(downstream: downstream, parent: parent))
     }
 
     /// Hands over the subscription, then delivers a result that arrived meanwhile.
     @inlinable
     func start() {
-        guard let downstream = lock.withLockUnchecked({ state.subscriber }) else { return }
+        guard let downstream = state.withLock({ $0.subscriber }) else { return }
         downstream.receive(subscription: self)
-        deliver(lock.withLockUnchecked { state.handedOver() })
+        deliver(state.withLock { $0.handedOver() })
     }
 
     @inlinable
     override func fulfill(_ result: Result<Output, Failure>) {
-        deliver(lock.withLockUnchecked { state.fulfill(result) })
+        deliver(state.withLock { $0.fulfill(result) })
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        deliver(lock.withLockUnchecked { state.request() })
+        deliver(state.withLock { $0.request() })
     }
 
     /// Sends the result, if the machine said it can go now, to the downstream.
@@ -131,14 +124,14 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
         }
         if delivery.thenLetsParentGo {
             // The future is released here, outside the lock.
-            withExtendedLifetime(lock.withLockUnchecked { state.delivered() }) {}
+            withExtendedLifetime(state.withLock { $0.delivered() }) {}
         }
     }
 
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        lock.withLockUnchecked { state.cancel() }?.parent.remove(self)
+        state.withLock { $0.cancel() }?.parent.remove(self)
     }
 
     @usableFromInline
@@ -146,7 +139,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     @usableFromInline
     var customMirror: Mirror {
-        lock.withLockUnchecked {
+        state.withLock { state in
             Mirror(
                 self,
                 children: [

@@ -16,29 +16,25 @@ import Synchronization
 /// multicast was let go keeps flowing while it has subscribers.
 @usableFromInline
 final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: MulticastInnerStateMachine
+    let state: LockedState<MulticastInnerStateMachine>
     /// Whether values pass: set under the lock as the machine enters and leaves `subscribed`.
     @usableFromInline
     let live = Atomic<Bool>(false)
 
     @inlinable
     init(subject: AnyObject) {
-        machine = MulticastInnerStateMachine(subject: subject)
+        state = LockedState(MulticastInnerStateMachine(subject: subject))
     }
 
     /// The subject sent its subscription: whether to hand the inner downstream (otherwise the
     /// subscription is cancelled here).
     @inlinable
     func subscriptionArrived(_ subscription: any Subscription) -> Bool {
-        let accepted = lock.withLockUnchecked { () -> Bool in
-            guard machine.receiveSubscription(subscription) else { return false }
+        let accepted = state.withLock { (state) -> Bool in
+            guard state.receiveSubscription(subscription) else { return false }
             live.store(true, ordering: .releasing)
             return true
         }
@@ -51,8 +47,8 @@ final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringCo
     /// The subject sent a completion: whether to forward it (the first one, while subscribed).
     @inlinable
     func completionArrived() -> Bool {
-        let (forward, released) = lock.withLockUnchecked { () -> (Bool, AnyObject?) in
-            let ended = machine.receiveCompletion()
+        let (forward, released) = state.withLock { (state) -> (Bool, AnyObject?) in
+            let ended = state.receiveCompletion()
             if ended.forward { live.store(false, ordering: .releasing) }
             return ended
         }
@@ -62,14 +58,14 @@ final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringCo
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request() }?.request(demand)
+        state.withLock { $0.request() }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-        let action = lock.withLockUnchecked { () -> MulticastInnerStateMachine.CancelAction in
+        let action = state.withLock { (state) -> MulticastInnerStateMachine.CancelAction in
             live.store(false, ordering: .releasing)
-            return machine.cancel()
+            return state.cancel()
         }
         guard case .end(let subscription, let subject) = action else { return }
         subscription?.cancel()

@@ -40,6 +40,7 @@ extension Publishers {
     /// ```swift
     /// let shared = Publishers.Multicast(upstream: numbers) { PassthroughSubject<Int, Never>() }
     /// ```
+    // Unchecked: it holds the upstream and `createSubject`, which need not be Sendable.
     public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher, @unchecked Sendable
     where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
         /// The upstream's values.
@@ -54,11 +55,7 @@ extension Publishers {
         public let createSubject: () -> SubjectType
 
         @usableFromInline
-        let lock = Lock()
-        // Guarded by `lock`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var machine = MulticastStateMachine<SubjectType>()
+        let state = LockedState(MulticastStateMachine<SubjectType>())
 
         /// Makes a connectable publisher that shares `upstream` through `createSubject()`.
         ///
@@ -76,9 +73,9 @@ extension Publishers {
         /// made is kept and used.
         @inlinable
         var subject: SubjectType {
-            if let subject = lock.withLockUnchecked({ machine.subject() }) { return subject }
+            if let subject = state.withLock({ $0.subject() }) { return subject }
             let made = createSubject()
-            return lock.withLockUnchecked { machine.keep(made) }
+            return state.withLock { $0.keep(made) }
         }
 
         /// Attaches `subscriber` to the subject through a subscription of its own.
@@ -98,12 +95,12 @@ extension Publishers {
         @inlinable
         public func connect() -> any Cancellable {
             _ = subject  // makes the subject, and with it the link, if they were not made yet
-            let link = lock.withLockUnchecked { machine.link }!
+            let link = state.withLock { $0.link }!
             return upstream.subscribe(link)
         }
 
         deinit {
-            machine.link?.multicastWentAway()
+            state.withLock { $0.link }?.multicastWentAway()
         }
     }
 }

@@ -10,40 +10,49 @@
 /// value is being delivered at that moment, by that delivery as it leaves. Values that find the
 /// gate closed (or another value inside it) read the reference under the lock.
 @usableFromInline
+// Unchecked: `unretained` reaches the (non-Sendable) subject without the lock, inside the gate.
 final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     @usableFromInline
     typealias Output = Wrapped.Output
     @usableFromInline
     typealias Failure = Wrapped.Failure
 
+    /// The references to the subject: strong while the multicast lives, weak once it has gone.
+    @usableFromInline
+    struct References {
+        /// The subject while the multicast lives: set to nil (once) by whoever makes the reference
+        /// weak, when no value is inside the gate.
+        @usableFromInline
+        var strong: Wrapped?
+        /// The subject once the multicast has gone.
+        @usableFromInline
+        weak var weak: Wrapped?
+
+        @inlinable
+        init(strong: Wrapped) {
+            self.strong = strong
+        }
+    }
+
     @usableFromInline
     let gate = DeliveryGate()
     @usableFromInline
-    let lock = Lock()
-    /// The subject while the multicast lives: read without the lock only inside the gate, and
-    /// written (once, to nil) under the lock by whoever makes the reference weak, when no value
-    /// is inside the gate.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var strong: Wrapped?
-    /// The same subject, called inside the gate without a retain: `strong` keeps it alive there.
+    let references: LockedState<References>
+    /// The same subject, called inside the gate without a retain: `references.strong` keeps it
+    /// alive there.
     @usableFromInline
     let unretained: Unmanaged<Wrapped>
-    /// The subject once the multicast has gone; guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    weak var weak: Wrapped?
 
     @inlinable
     init(_ subject: Wrapped) {
-        strong = subject
+        references = LockedState(References(strong: subject))
         unretained = .passUnretained(subject)
     }
 
     /// The subject, if it is still there, read under the lock.
     @inlinable
     var subject: Wrapped? {
-        lock.withLockUnchecked { strong ?? weak }
+        references.withLock { $0.strong ?? $0.weak }
     }
 
     /// The multicast has gone: from now on the subject is held weakly.
@@ -58,10 +67,10 @@ final class WeakSubject<Wrapped: Subject>: Subject, @unchecked Sendable {
     /// released outside the lock.
     @usableFromInline
     func makeWeak() {
-        let released = lock.withLockUnchecked { () -> Wrapped? in
-            guard let strong else { return nil }
-            weak = strong
-            self.strong = nil
+        let released = references.withLock { (references) -> Wrapped? in
+            guard let strong = references.strong else { return nil }
+            references.weak = strong
+            references.strong = nil
             return strong
         }
         withExtendedLifetime(released) {}

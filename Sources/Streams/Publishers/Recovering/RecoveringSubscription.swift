@@ -6,7 +6,7 @@
 /// subscription are called outside it.
 @usableFromInline
 final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
     /// What the subscription holds until it ends, in one object: handing a class reference out
     /// of the lock costs one retain per value.
@@ -33,11 +33,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @usableFromInline
     let name: String
     @usableFromInline
-    let lock = Lock()
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: RecoveringStateMachine<Core, UpstreamFailure>
+    let state: LockedState<RecoveringStateMachine<Core, UpstreamFailure>>
 
     @inlinable
     init(
@@ -47,12 +43,13 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
         recover: @escaping (UpstreamFailure) -> Downstream.Input
     ) {
         self.name = name
-        machine = RecoveringStateMachine(resources: Core(downstream: downstream, transform: transform, recover: recover))
+        state = LockedState(
+            RecoveringStateMachine(resources: Core(downstream: downstream, transform: transform, recover: recover)))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (core, demand) = lock.withLockUnchecked({ machine.subscribed(subscription) }) else {
+        guard let (core, demand) = state.withLock({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -62,10 +59,10 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        guard let core = state.withLock({ $0.value() }) else { return .none }
         let additional = core.downstream.receive(core.transform(input))
         if additional > 0 {
-            lock.withLockUnchecked { machine.valueDelivered(returning: additional) }
+            state.withLock { $0.valueDelivered(returning: additional) }
         }
         return additional
     }
@@ -73,12 +70,12 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         let failure: UpstreamFailure? = if case .failure(let error) = completion { error } else { nil }
-        perform(lock.withLockUnchecked { machine.completed(failure: failure) })
+        perform(state.withLock { $0.completed(failure: failure) })
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        perform(lock.withLockUnchecked { machine.request(demand) }, demand)
+        perform(state.withLock { $0.request(demand) }, demand)
     }
 
     /// Carries out `action` outside the lock; `demand` is what a `.forward` forwards.
@@ -100,7 +97,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @inlinable
     func cancel() {
         // The resources leave the lock with the subscription, to be released outside it.
-        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream.cancel()
     }
 

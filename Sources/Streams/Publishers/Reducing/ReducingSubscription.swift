@@ -20,6 +20,7 @@ enum ReduceStep<Failure: Error> {
 /// ``ReducingStateMachine``'s: a `cancel()` before the upstream subscription is a no-op, so a
 /// subscription that arrives later is accepted and asked for everything; `request(.none)` traps.
 @usableFromInline
+// Unchecked: it holds `initial`, which need not be Sendable.
 final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -61,11 +62,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @usableFromInline
     let initial: Any?
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: Machine
+    let state: LockedState<Machine>
 
     @inlinable
     init(
@@ -78,12 +75,12 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     ) {
         self.name = name
         self.initial = initial
-        machine = Machine(core: Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure))
+        state = LockedState(Machine(core: Core(downstream: downstream, step: step, result: result, mapFailure: mapFailure)))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let core = lock.withLockUnchecked({ machine.subscription(subscription) }) else {
+        guard let core = state.withLock({ $0.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -93,14 +90,14 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let core = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        guard let core = state.withLock({ $0.value() }) else { return .none }
         switch core.step(input) {
         case .more:
             break
         case .done:
             finish(core.result(), cancelUpstream: true)
         case .fail(let error):
-            let (upstream, deliver) = lock.withLockUnchecked { machine.fail(cancelUpstream: true) }
+            let (upstream, deliver) = state.withLock { $0.fail(cancelUpstream: true) }
             upstream?.cancel()
             deliver?.downstream.receive(completion: .failure(error))
         }
@@ -111,10 +108,10 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         switch completion {
         case .finished:
-            guard let core = lock.withLockUnchecked({ machine.value() }) else { return }
+            guard let core = state.withLock({ $0.value() }) else { return }
             finish(core.result(), cancelUpstream: false)
         case .failure(let error):
-            guard let core = lock.withLockUnchecked({ machine.fail(cancelUpstream: false).deliver }) else { return }
+            guard let core = state.withLock({ $0.fail(cancelUpstream: false).deliver }) else { return }
             core.downstream.receive(completion: .failure(core.mapFailure(error)))
         }
     }
@@ -122,7 +119,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     /// The result is known: delivers it now if the downstream has asked, else holds it.
     @inlinable
     func finish(_ result: Downstream.Input?, cancelUpstream: Bool) {
-        let action = lock.withLockUnchecked { machine.finish(result, cancelUpstream: cancelUpstream) }
+        let action = state.withLock { $0.finish(result, cancelUpstream: cancelUpstream) }
         action.upstream?.cancel()
         if let core = action.deliver {
             deliver(result, to: core)
@@ -140,7 +137,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        if let (core, result) = lock.withLockUnchecked({ machine.request() }) {
+        if let (core, result) = state.withLock({ $0.request() }) {
             deliver(result, to: core)
         }
     }
@@ -148,7 +145,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func cancel() {
         // Handed out of the lock so that what it holds is released outside it.
-        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream?.cancel()
     }
 
@@ -157,7 +154,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
 
     @usableFromInline
     var customMirror: Mirror {
-        let (core, phase) = lock.withLockUnchecked { (machine.core, machine.phase) }
+        let (core, phase) = state.withLock { state in (state.core, state.phase) }
         let result = core?.result()
         let status: SubscriptionStatus =
             switch phase {

@@ -5,27 +5,24 @@
 /// Unlike Combine, it asks the upstream only for what the downstream requests (Combine asks
 /// for `.unlimited` as well, which lets values through that were never requested).
 @usableFromInline
+// Unchecked: it holds the replacement value, which need not be Sendable.
 final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
     let replacement: Downstream.Input
-    /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
-    var machine: ReplaceEmptyStateMachine<Box<Downstream>>
+    let state: LockedState<ReplaceEmptyStateMachine<Box<Downstream>>>
 
     @inlinable
     init(downstream: Downstream, replacement: Downstream.Input) {
-        machine = ReplaceEmptyStateMachine(resources: Box(downstream))
+        state = LockedState(ReplaceEmptyStateMachine(resources: Box(downstream)))
         self.replacement = replacement
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (downstream, demand) = lock.withLockUnchecked({ machine.subscribed(subscription) }) else {
+        guard let (downstream, demand) = state.withLock({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -35,19 +32,19 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = lock.withLockUnchecked({ machine.value() }) else { return .none }
+        guard let downstream = state.withLock({ $0.value() }) else { return .none }
         return downstream.value.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let failed = if case .failure = completion { true } else { false }
-        perform(lock.withLockUnchecked { machine.completed(failed: failed) }, completion)
+        perform(state.withLock { $0.completed(failed: failed) }, completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        perform(lock.withLockUnchecked { machine.request(demand) }, .finished, demand)
+        perform(state.withLock { $0.request(demand) }, .finished, demand)
     }
 
     /// Carries out `action` outside the lock: `completion` is what a `.complete` sends, `demand`
@@ -73,7 +70,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscription, to be released outside it.
-        let (upstream, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream.cancel()
     }
 

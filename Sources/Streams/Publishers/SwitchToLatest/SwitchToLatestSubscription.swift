@@ -12,7 +12,7 @@
 /// called by one thread at a time (a ``DeliveryTurn``).
 @usableFromInline
 final class SwitchToLatestSubscription<Child: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline
     typealias Input = Child
@@ -34,15 +34,11 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: StateMachine
+    let state: LockedState<StateMachine>
 
     @inlinable
     init(downstream: Downstream) {
-        state = StateMachine(resources: Resources(downstream: downstream))
+        state = LockedState(StateMachine(resources: Resources(downstream: downstream)))
     }
 
     /// The machine's resources, which are always this subscription's.
@@ -56,7 +52,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        if lock.withLockUnchecked({ state.upstreamSubscribed(subscription) }) {
+        if state.withLock({ $0.upstreamSubscribed(subscription) }) {
             subscription.request(.unlimited)
         } else {
             subscription.cancel()
@@ -65,7 +61,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(_ input: Child) -> Subscribers.Demand {
-        guard let (generation, previous) = lock.withLockUnchecked({ state.upstreamSentChild() }) else { return .none }
+        guard let (generation, previous) = state.withLock({ $0.upstreamSentChild() }) else { return .none }
         previous.cancel()
         input.receive(subscriber: ChildLink(parent: self, generation: generation))
         return .none
@@ -73,7 +69,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let ending = lock.withLockUnchecked { () -> ChildrenEnding? in
+        let ending = state.withLock { (state) -> ChildrenEnding? in
             switch completion {
             case .finished: state.upstreamFinished()
             case .failure: state.upstreamFailed(completion)
@@ -86,7 +82,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receiveChild(subscription: any Subscription, generation: Int) {
-        guard let demand = lock.withLockUnchecked({ state.childSubscribed(generation, subscription) }) else {
+        guard let demand = state.withLock({ $0.childSubscribed(generation, subscription) }) else {
             subscription.cancel()
             return
         }
@@ -96,10 +92,10 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @inlinable
     func receiveChild(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        var step = lock.withLockUnchecked { state.childSentValue(value, generation: generation, thread: thread) }
+        var step = state.withLock { $0.childSentValue(value, generation: generation, thread: thread) }
         if case .wait(let waiter) = step {
             waiter.park()
-            step = lock.withLockUnchecked { state.childValueAfterWait(value, granted: waiter.granted) }
+            step = state.withLock { $0.childValueAfterWait(value, granted: waiter.granted) }
         }
         switch step {
         case .none, .wait:
@@ -111,7 +107,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             return .none
         case .deliver(let resources):
             let additional = typed(resources).downstream.receive(value)
-            if !lock.withLockUnchecked({ state.letGoIfIdle(adding: additional) }) {
+            if !state.withLock({ $0.letGoIfIdle(adding: additional) }) {
                 drain(adding: additional)
             }
             return additional
@@ -120,7 +116,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receiveChild(completion: Subscribers.Completion<Failure>, generation: Int) {
-        let step = lock.withLockUnchecked { () -> StateMachine.CompletionStep in
+        let step = state.withLock { (state) -> StateMachine.CompletionStep in
             switch completion {
             case .finished: state.childFinished(generation)
             case .failure: state.childFailed(generation, completion)
@@ -145,7 +141,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         while true {
-            switch lock.withLockUnchecked({ state.nextDelivery(adding: additional) }) {
+            switch state.withLock({ $0.nextDelivery(adding: additional) }) {
             case .deliver(let resources, let value):
                 // Nobody to return it to: ask the current child for it.
                 let more = typed(resources).downstream.receive(value)
@@ -176,7 +172,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     /// Adds `demand` and asks the current child for it.
     @inlinable
     func forward(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { state.requested(demand) }.request(demand)
+        state.withLock { $0.requested(demand) }.request(demand)
     }
 
     // MARK: Subscription
@@ -189,7 +185,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func cancel() {
-        lock.withLockUnchecked { state.cancelled() }?.cancelAndWake()
+        state.withLock { $0.cancelled() }?.cancelAndWake()
     }
 
     @usableFromInline

@@ -11,18 +11,14 @@
 @usableFromInline
 final class DropUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Trigger.Failure == Downstream.Failure {
     @usableFromInline
-    let lock = Lock()
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: DropUntilOutputStateMachine<Box<Downstream>>
+    let state: LockedState<DropUntilOutputStateMachine<Box<Downstream>>>
 
     @inlinable
     init(downstream: Downstream) {
-        machine = DropUntilOutputStateMachine(resources: Box(downstream))
+        state = LockedState(DropUntilOutputStateMachine(resources: Box(downstream)))
     }
 
     /// Hands this subscription downstream, then subscribes to the trigger and the upstream.
@@ -37,7 +33,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let demand = lock.withLockUnchecked({ machine.upstreamSubscribed(subscription) }) else {
+        guard let demand = state.withLock({ $0.upstreamSubscribed(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -46,7 +42,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        switch lock.withLockUnchecked({ machine.upstreamValue() }) {
+        switch state.withLock({ $0.upstreamValue() }) {
         case .ignore:
             return .none
         case .drop:
@@ -54,7 +50,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         case .deliver(let downstream):
             let additional = downstream.value.receive(input)
             if additional > 0 {
-                lock.withLockUnchecked { machine.valueDelivered(returning: additional) }
+                state.withLock { $0.valueDelivered(returning: additional) }
             }
             return additional
         }
@@ -62,14 +58,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(lock.withLockUnchecked { machine.upstreamCompleted() }, completion)
+        perform(state.withLock { $0.upstreamCompleted() }, completion)
     }
 
     // MARK: Trigger (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
+        if state.withLock({ $0.triggerSubscribed(subscription) }) {
             subscription.request(.max(1))
         } else {
             subscription.cancel()
@@ -78,13 +74,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receiveSide(_ input: Trigger.Output) -> Subscribers.Demand {
-        lock.withLockUnchecked { machine.triggerValue() }.cancel()
+        state.withLock { $0.triggerValue() }.cancel()
         return .none
     }
 
     @inlinable
     func receiveSide(completion: Subscribers.Completion<Downstream.Failure>) {
-        perform(lock.withLockUnchecked { machine.triggerCompleted() }, completion)
+        perform(state.withLock { $0.triggerCompleted() }, completion)
     }
 
     /// Cancels the other side and sends `completion`, if the machine says so.
@@ -102,13 +98,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request(demand) }.request(demand)
+        state.withLock { $0.request(demand) }.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, trigger, _) = state.withLock { $0.cancel() }
         upstream?.cancel()
         trigger?.cancel()
     }

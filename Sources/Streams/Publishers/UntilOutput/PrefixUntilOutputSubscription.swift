@@ -8,21 +8,17 @@
 /// subscriptions are called outside it, one delivery at a time.
 @usableFromInline
 final class PrefixUntilOutputSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, SideSubscriberParent, @unchecked Sendable
+    Subscription, SideSubscriberParent, Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias Machine = PrefixUntilOutputStateMachine<Box<Downstream>, Downstream.Input, Downstream.Failure>
 
     @usableFromInline
-    let lock = Lock()
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: Machine
+    let state: LockedState<Machine>
 
     @inlinable
     init(downstream: Downstream) {
-        machine = Machine(resources: Box(downstream))
+        state = LockedState(Machine(resources: Box(downstream)))
     }
 
     /// Subscribes to the trigger, then to the upstream.
@@ -37,7 +33,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         let thread = ThreadIdentity.current
-        switch lock.withLockUnchecked({ machine.upstreamSubscribed(subscription, thread: thread) }) {
+        switch state.withLock({ $0.upstreamSubscribed(subscription, thread: thread) }) {
         case .handOver(let downstream):
             downstream.value.receive(subscription: self)
             endDelivery()
@@ -53,7 +49,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        switch lock.withLockUnchecked({ machine.upstreamValue(input, thread: thread) }) {
+        switch state.withLock({ $0.upstreamValue(input, thread: thread) }) {
         case .ignore:
             return .none
         case .deliver(let downstream, let nested):
@@ -62,7 +58,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return demand
         case .wait(let waiter):
             waiter.park()
-            let (downstream, end) = lock.withLockUnchecked { machine.resumeDelivery(waiter) }
+            let (downstream, end) = state.withLock { $0.resumeDelivery(waiter) }
             guard let downstream else {
                 perform(end)
                 return .none
@@ -76,14 +72,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let thread = ThreadIdentity.current
-        perform(lock.withLockUnchecked { machine.upstreamCompleted(completion, thread: thread) }, completion)
+        perform(state.withLock { $0.upstreamCompleted(completion, thread: thread) }, completion)
     }
 
     // MARK: Trigger (through a SideSubscriber)
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        if lock.withLockUnchecked({ machine.triggerSubscribed(subscription) }) {
+        if state.withLock({ $0.triggerSubscribed(subscription) }) {
             subscription.request(.max(1))
         } else {
             subscription.cancel()
@@ -93,13 +89,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receiveSide(_ input: Trigger.Output) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        perform(lock.withLockUnchecked { machine.triggerValue(thread: thread) }, .finished)
+        perform(state.withLock { $0.triggerValue(thread: thread) }, .finished)
         return .none
     }
 
     @inlinable
     func receiveSide(completion: Subscribers.Completion<Trigger.Failure>) {
-        lock.withLockUnchecked { machine.triggerCompleted() }
+        state.withLock { $0.triggerCompleted() }
     }
 
     // MARK: Delivery
@@ -122,7 +118,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             upstream.cancel()
             trigger.cancel()
             waiter.park()
-            let (downstream, dismissed) = lock.withLockUnchecked { machine.resumeCompletion(waiter) }
+            let (downstream, dismissed) = state.withLock { $0.resumeCompletion(waiter) }
             for waiter in dismissed { waiter.wake() }
             downstream?.value.receive(completion: completion)
         }
@@ -132,7 +128,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func endDelivery() {
         while true {
-            let end = lock.withLockUnchecked { machine.endDelivery() }
+            let end = state.withLock { $0.endDelivery() }
             guard case .deliver(let downstream, let value, let upstream) = end else { return perform(end) }
             deliverQueued(value, to: downstream, askingFor: upstream)
         }
@@ -166,13 +162,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request() }.request(demand)
+        state.withLock { $0.request() }.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _, _) = lock.withLockUnchecked { machine.cancel() }
+        let (upstream, trigger, _, _) = state.withLock { $0.cancel() }
         upstream.cancel()
         trigger.cancel()
     }

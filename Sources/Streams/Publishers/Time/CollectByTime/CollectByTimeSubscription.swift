@@ -6,6 +6,7 @@
 /// delivered even when nothing else keeps the pipeline alive; completion and cancel stop the
 /// timer, which lets go.
 @usableFromInline
+// Unchecked: it holds the publisher (upstream, scheduler), which need not be Sendable.
 final class CollectByTimeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
@@ -16,11 +17,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     @usableFromInline
     let options: Context.SchedulerOptions?
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: CollectByTimeStateMachine<Downstream, Upstream.Output>
+    let state: LockedState<CollectByTimeStateMachine<Downstream, Upstream.Output>>
 
     @inlinable
     init(downstream: Downstream, collect: Publishers.CollectByTime<Upstream, Context>) {
@@ -28,16 +25,16 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         switch collect.strategy {
         case .byTime(let scheduler, let interval):
             (self.scheduler, self.interval) = (scheduler, interval)
-            state = CollectByTimeStateMachine(downstream: downstream, count: nil)
+            state = LockedState(CollectByTimeStateMachine(downstream: downstream, count: nil))
         case .byTimeOrCount(let scheduler, let interval, let count):
             (self.scheduler, self.interval) = (scheduler, interval)
-            state = CollectByTimeStateMachine(downstream: downstream, count: count)
+            state = LockedState(CollectByTimeStateMachine(downstream: downstream, count: count))
         }
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -47,21 +44,21 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         ) { [self] in
             flush()
         }
-        lock.withLockUnchecked { state.armed(timer) }?.cancel()
+        state.withLock { $0.armed(timer) }?.cancel()
         downstream.value.receive(subscription: self)
         subscription.request(.max(1))
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let full = lock.withLockUnchecked({ state.receiveValue(input) }) else { return .none }
+        guard let full = state.withLock({ $0.receiveValue(input) }) else { return .none }
         if full { scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) } }
         return .max(1)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        switch lock.withLockUnchecked({ state.receiveCompletion(completion) }) {
+        switch state.withLock({ $0.receiveCompletion(completion) }) {
         case .ignore:
             break
         case .flush:
@@ -77,12 +74,12 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     @inlinable
     func flush(onlyFullGroups: Bool = false) {
         while true {
-            switch lock.withLockUnchecked({ state.flushStep(onlyFullGroups: onlyFullGroups) }) {
+            switch state.withLock({ $0.flushStep(onlyFullGroups: onlyFullGroups) }) {
             case .idle:
                 return
             case .send(let downstream, let group):
                 let more = downstream.value.receive(group)
-                if more > 0 { _ = lock.withLockUnchecked { state.request(more) } }
+                if more > 0 { _ = state.withLock { $0.request(more) } }
             case .finish(let downstream, let timer):
                 timer?.cancel()
                 downstream.value.receive(completion: .finished)
@@ -93,7 +90,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let (upstream, flushDue) = lock.withLockUnchecked { state.request(demand) }
+        let (upstream, flushDue) = state.withLock { $0.request(demand) }
         upstream?.request(.max(1))
         if flushDue { scheduler.schedule(options: options) { [self] in flush() } }
     }
@@ -101,7 +98,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        let (timer, upstream, _) = state.withLock { $0.cancel() }
         timer?.cancel()
         upstream?.cancel()
     }
@@ -111,7 +108,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @usableFromInline
     var customMirror: Mirror {
-        let (downstream, buffered) = lock.withLockUnchecked { state.reflected }
+        let (downstream, buffered) = state.withLock { $0.reflected }
         return Mirror(self, children: ["downstream": downstream as Any, "buffered": buffered])
     }
 

@@ -6,6 +6,7 @@
 /// strongly, as in Combine, so a pending value arrives even when nothing else keeps the pipeline
 /// alive. The completion goes through `schedule(_:)`, without the operator's options, as in Combine.
 @usableFromInline
+// Unchecked: it holds the publisher (upstream, scheduler), which need not be Sendable.
 final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {

@@ -5,6 +5,7 @@
 /// The state lives in a ``MeasureIntervalStateMachine`` behind one lock; `now` and the calls it
 /// decides on are made outside it.
 @usableFromInline
+// Unchecked: it holds the scheduler, which need not be Sendable.
 final class MeasureIntervalSubscription<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
@@ -14,22 +15,18 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @usableFromInline
     let scheduler: Context
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: MeasureIntervalStateMachine<Downstream, Context.SchedulerTimeType>
+    let state: LockedState<MeasureIntervalStateMachine<Downstream, Context.SchedulerTimeType>>
 
     @inlinable
     init(downstream: Downstream, scheduler: Context) {
         self.scheduler = scheduler
-        machine = MeasureIntervalStateMachine(downstream: downstream)
+        state = LockedState(MeasureIntervalStateMachine(downstream: downstream))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
         let now = scheduler.now
-        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription, now: now) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription, now: now) }) else {
             subscription.cancel()
             return
         }
@@ -39,7 +36,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
-        guard let measured = lock.withLockUnchecked({ machine.receiveValue(now: now) }) else { return .none }
+        guard let measured = state.withLock({ $0.receiveValue(now: now) }) else { return .none }
         let demand = measured.downstream.value.receive(measured.interval)
         if demand > 0 { measured.upstream.request(demand) }
         return .none
@@ -47,18 +44,18 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLockUnchecked { machine.receiveCompletion() }?.value.receive(completion: completion)
+        state.withLock { $0.receiveCompletion() }?.value.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request() }?.request(demand)
+        state.withLock { $0.request() }?.request(demand)
     }
 
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        lock.withLockUnchecked { machine.cancel() }?.upstream.cancel()
+        state.withLock { $0.cancel() }?.upstream.cancel()
     }
 
     @usableFromInline

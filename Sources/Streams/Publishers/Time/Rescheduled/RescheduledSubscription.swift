@@ -25,6 +25,7 @@ protocol DescribedRescheduling: Rescheduling {
 /// The state lives in a ``RescheduledStateMachine`` behind one lock; the calls it decides on
 /// run outside it.
 @usableFromInline
+// Unchecked: it holds the rescheduler (a scheduler), which need not be Sendable.
 final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Rescheduling>: Subscriber, Subscription,
     @unchecked Sendable
 {
@@ -34,21 +35,17 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
     @usableFromInline
     let rescheduler: Rescheduler
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: Machine
+    let state: LockedState<Machine>
 
     @inlinable
     init(downstream: Downstream, rescheduler: Rescheduler) {
         self.rescheduler = rescheduler
-        machine = Machine(downstream: downstream)
+        state = LockedState(Machine(downstream: downstream))
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -57,7 +54,7 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        if lock.withLockUnchecked({ machine.receive(input) }) {
+        if state.withLock({ $0.receive(input) }) {
             rescheduler.schedule { [self] in actionRan() }
         }
         return .none
@@ -65,7 +62,7 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        if lock.withLockUnchecked({ machine.receive(completion: completion) }) {
+        if state.withLock({ $0.receive(completion: completion) }) {
             rescheduler.schedule { [self] in actionRan() }
         }
     }
@@ -73,7 +70,7 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
     /// One scheduled action has run: deliver the due events, unless another action already is.
     @inlinable
     func actionRan() {
-        switch lock.withLockUnchecked({ machine.actionRan() }) {
+        switch state.withLock({ $0.actionRan() }) {
         case .deliver(let delivery):
             deliver(from: delivery)
         case .release(let downstream):
@@ -91,25 +88,25 @@ final class RescheduledSubscription<Downstream: Subscriber, Rescheduler: Resched
             switch delivery {
             case .value(let input, let downstream):
                 let demand = downstream.value.receive(input)
-                let after = lock.withLockUnchecked { machine.delivered(demand) }
+                let after = state.withLock { $0.delivered(demand) }
                 after.request?.request(demand)
                 next = after.next
             case .completion(let completion, let downstream):
                 downstream.value.receive(completion: completion)
-                next = lock.withLockUnchecked { machine.delivered(.none) }.next
+                next = state.withLock { $0.delivered(.none) }.next
             }
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { machine.request() }?.request(demand)
+        state.withLock { $0.request() }?.request(demand)
     }
 
     @inlinable
     func cancel() {
         // What the machine lets go of is released here, outside the lock.
-        lock.withLockUnchecked { machine.cancel() }?.upstream.cancel()
+        state.withLock { $0.cancel() }?.upstream.cancel()
     }
 }
 

@@ -6,6 +6,7 @@
 /// The state lives in a ``SubscribeOnStateMachine`` behind one lock; the calls it decides on run
 /// outside it.
 @usableFromInline
+// Unchecked: it holds the scheduler and its options, which need not be Sendable.
 final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
@@ -17,22 +18,18 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
     @usableFromInline
     let options: Context.SchedulerOptions?
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var machine: Machine
+    let state: LockedState<Machine>
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        machine = Machine(downstream: downstream)
+        state = LockedState(Machine(downstream: downstream))
         self.scheduler = scheduler
         self.options = options
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let downstream = lock.withLockUnchecked({ machine.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -41,28 +38,28 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = lock.withLockUnchecked({ machine.receiveValue() }) else { return .none }
+        guard let downstream = state.withLock({ $0.receiveValue() }) else { return .none }
         return downstream.value.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        lock.withLockUnchecked { machine.receiveCompletion() }?.downstream.value.receive(completion: completion)
+        state.withLock { $0.receiveCompletion() }?.downstream.value.receive(completion: completion)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard lock.withLockUnchecked({ machine.request() }) else { return }
+        guard state.withLock({ $0.request() }) else { return }
         scheduler.schedule(options: options) { [self] in
-            perform(lock.withLockUnchecked { machine.requestRan(demand) })
+            perform(state.withLock { $0.requestRan(demand) })
         }
     }
 
     @inlinable
     func cancel() {
-        guard lock.withLockUnchecked({ machine.cancel() }) else { return }
+        guard state.withLock({ $0.cancel() }) else { return }
         scheduler.schedule(options: options) { [self] in
-            perform(lock.withLockUnchecked { machine.cancelRan() })
+            perform(state.withLock { $0.cancelRan() })
         }
     }
 
@@ -78,7 +75,7 @@ final class SubscribeOnSubscription<Downstream: Subscriber, Context: Scheduler>:
                 upstream.cancel()
                 withExtendedLifetime(downstream) {}
             }
-            next = lock.withLockUnchecked { machine.callReturned() }
+            next = state.withLock { $0.callReturned() }
         }
     }
 

@@ -6,21 +6,18 @@
 /// Combine; a completion, scheduled or waiting behind a pending emission, holds it until it is
 /// delivered.
 @usableFromInline
+// Unchecked: it holds the publisher (upstream, scheduler), which need not be Sendable.
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     let throttle: Publishers.Throttle<Upstream, Context>
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: ThrottleStateMachine<Downstream, Context.SchedulerTimeType>
+    let state: LockedState<ThrottleStateMachine<Downstream, Context.SchedulerTimeType>>
 
     @inlinable
     init(downstream: Downstream, throttle: Publishers.Throttle<Upstream, Context>) {
-        state = ThrottleStateMachine(downstream: downstream)
+        state = LockedState(ThrottleStateMachine(downstream: downstream))
         self.throttle = throttle
         // Combine reads the clock here; a custom scheduler sees the same calls.
         _ = throttle.scheduler.now
@@ -29,7 +26,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         _ = throttle.scheduler.now
-        guard let downstream = lock.withLockUnchecked({ state.receiveSubscription(subscription) }) else {
+        guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -41,8 +38,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         let scheduler = throttle.scheduler
         let now = scheduler.now
-        let emission = lock.withLockUnchecked {
-            state.receiveValue(input, now: now, interval: throttle.interval, latest: throttle.latest)
+        let emission = state.withLock {
+            $0.receiveValue(input, now: now, interval: throttle.interval, latest: throttle.latest)
         }
         switch emission {
         case nil:
@@ -59,13 +56,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func emit() {
         let now = throttle.scheduler.now
-        guard let (downstream, value, completion, keepAlive) = lock.withLockUnchecked({ state.emit(now: now) }) else { return }
+        guard let (downstream, value, completion, keepAlive) = state.withLock({ $0.emit(now: now) }) else { return }
         defer { withExtendedLifetime(keepAlive) {} }
         let more = downstream.value.receive(value)
         if let completion {
             downstream.value.receive(completion: completion)
         } else if more > 0 {
-            lock.withLockUnchecked { state.request(more) }
+            state.withLock { $0.request(more) }
         }
     }
 
@@ -73,22 +70,22 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let scheduler = throttle.scheduler
         _ = scheduler.now
-        guard lock.withLockUnchecked({ state.receiveCompletion(completion, subscription: self) }) else { return }
+        guard state.withLock({ $0.receiveCompletion(completion, subscription: self) }) else { return }
         scheduler.schedule { [self] in
-            guard let (downstream, completion) = lock.withLockUnchecked({ state.deliverCompletion() }) else { return }
+            guard let (downstream, completion) = state.withLock({ $0.deliverCompletion() }) else { return }
             downstream.value.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLockUnchecked { state.request(demand) }
+        state.withLock { $0.request(demand) }
     }
 
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (upstream, _) = lock.withLockUnchecked { state.cancel() }
+        let (upstream, _) = state.withLock { $0.cancel() }
         upstream?.cancel()
     }
 

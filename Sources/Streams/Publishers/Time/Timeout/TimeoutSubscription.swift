@@ -6,21 +6,18 @@
 /// nothing else keeps alive still times out; cancelling the timer on completion, cancel or
 /// timeout lets it go.
 @usableFromInline
+// Unchecked: it holds the publisher (upstream, scheduler), which need not be Sendable.
 final class TimeoutSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     let timeout: Publishers.Timeout<Upstream, Context>
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state: TimeoutStateMachine<Downstream>
+    let state: LockedState<TimeoutStateMachine<Downstream>>
 
     @inlinable
     init(downstream: Downstream, timeout: Publishers.Timeout<Upstream, Context>) {
-        state = TimeoutStateMachine(downstream: downstream)
+        state = LockedState(TimeoutStateMachine(downstream: downstream))
         self.timeout = timeout
     }
 
@@ -38,13 +35,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         ) { [self] in
             timedOut(wait)
         }
-        lock.withLockUnchecked { state.armed(wait, timer: timer) }?.cancel()
+        state.withLock { $0.armed(wait, timer: timer) }?.cancel()
     }
 
     /// Wait number `wait` is over: if nothing restarted it, end the stream.
     @inlinable
     func timedOut(_ wait: Int) {
-        guard let (timer, upstream, downstream) = lock.withLockUnchecked({ state.timedOut(wait) }) else { return }
+        guard let (timer, upstream, downstream) = state.withLock({ $0.timedOut(wait) }) else { return }
         timer?.cancel()
         upstream.cancel()
         downstream.value.receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
@@ -52,7 +49,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch lock.withLockUnchecked({ state.receiveSubscription(subscription) }) {
+        switch state.withLock({ $0.receiveSubscription(subscription) }) {
         case .cancel:
             subscription.cancel()
         case .arm(let downstream):
@@ -65,29 +62,29 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let wait = lock.withLockUnchecked({ state.receiveValue() }) else { return .none }
+        guard let wait = state.withLock({ $0.receiveValue() }) else { return .none }
         arm(wait)
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            guard let downstream = lock.withLockUnchecked({ state.deliverValue() }) else { return }
+            guard let downstream = state.withLock({ $0.deliverValue() }) else { return }
             let demand = downstream.value.receive(input)
             guard demand > 0 else { return }
-            lock.withLockUnchecked { state.demandAfterDelivery() }?.request(demand)
+            state.withLock { $0.demandAfterDelivery() }?.request(demand)
         }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let timer = lock.withLockUnchecked({ state.receiveCompletion() }) else { return }
+        guard let timer = state.withLock({ $0.receiveCompletion() }) else { return }
         timer?.cancel()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            lock.withLockUnchecked { state.deliverCompletion() }?.value.receive(completion: completion)
+            state.withLock { $0.deliverCompletion() }?.value.receive(completion: completion)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let (wait, upstream) = lock.withLockUnchecked { state.request() }
+        let (wait, upstream) = state.withLock { $0.request() }
         if let wait { arm(wait) }
         upstream?.request(demand)
     }
@@ -95,7 +92,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        let (timer, upstream, _) = lock.withLockUnchecked { state.cancel() }
+        let (timer, upstream, _) = state.withLock { $0.cancel() }
         timer?.cancel()
         upstream?.cancel()
     }
