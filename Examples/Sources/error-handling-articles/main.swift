@@ -8,7 +8,7 @@ import ErrorHandlingArticles
 let say: @Sendable (String) -> Void = { print($0) }
 
 print("1. Propagating user-facing errors: categories and a chain of handlers\n")
-print("Offline twice: the loader retries twice by itself, then the user taps Try Again once")
+print("Offline for three requests: the loader retries twice by itself, then the user taps Try Again once")
 let offline = PropagatingErrorsArticle.load(failingWith: .deviceIsOffline, failures: 3, answers: ["Try Again"], print: say)
 print("  -> \(offline.requests) requests, loaded \(offline.conversations), \(offline.ending)\n")
 print("Session expired: the user is logged out without being asked")
