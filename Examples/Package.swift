@@ -3,7 +3,7 @@ import PackageDescription
 
 // The examples: the reference sign-up server (on Hummingbird), the sign-up form's client and the
 // demo script that validates the form through Streams against any server of the sign-up
-// protocol. Their own package, so that the Streams
+// protocol; and the error-handling articles' own examples on a console (ErrorHandlingArticles). Their own package, so that the Streams
 // library keeps zero dependencies.
 let package = Package(
     name: "StreamsExamples",
@@ -47,6 +47,15 @@ let package = Package(
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsDecoding", package: "Streams"),
             ]),
+        .target(
+            name: "ErrorHandlingArticles",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsRecovery", package: "Streams"),
+                .product(name: "StreamsTesting", package: "Streams"),
+            ]),
+        .executableTarget(name: "error-handling-articles", dependencies: ["ErrorHandlingArticles"]),
+        .testTarget(name: "ErrorHandlingArticlesTests", dependencies: ["ErrorHandlingArticles"]),
         .testTarget(
             name: "SignUpTests",
             dependencies: [

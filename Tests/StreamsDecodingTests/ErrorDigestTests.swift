@@ -34,6 +34,25 @@ struct ErrorDigestTests {
                 """)
     }
 
+    @Test func arrayPositionsAreListedInOrderWhateverOrderTheyWereReportedIn() throws {
+        struct Feed: Decodable {
+            @Resilient var posts: [Post]
+        }
+        // Post 3's author is reported while post 3 is decoded; post 1, left out, only when the
+        // array is done.
+        let (feed, digest) = try decode(
+            Feed.self, #"{"posts": [{"id": 0}, {"id": "one"}, {"id": 2}, {"id": 3, "author": 7}]}"#)
+        #expect(feed.posts.map(\.id) == [0, 2, 3])
+        #expect(
+            try #require(digest).debugDescription == """
+                2 errors
+                - posts
+                  - [1]: Expected to decode Int but found a string instead. (at id)
+                  - [3]
+                    - author: Expected to decode Dictionary<String, Any> but found number instead.
+                """)
+    }
+
     @Test func errorsComeInTheOrderTheyHappened() throws {
         let (_, digest) = try decode(Order.self, Self.payload)
         let errors = try #require(digest).errors

@@ -46,16 +46,37 @@ struct ResilientArrayTests {
         #expect(try #require(wrongDigest).errors.count == 1)
     }
 
-    @Test func optionalArraysAreNilWhenMissingNullOrWrong() throws {
+    @Test func optionalArraysAreNilOnlyWhenMissingOrNull() throws {
         let (missing, _) = try decode(Feed.self, "{}")
         #expect(missing.drafts == nil)
         #expect(missing.$drafts.results.isEmpty)
         let (null, _) = try decode(Feed.self, #"{"drafts": null}"#)
         #expect(null.drafts == nil)
         #expect(null.$drafts.outcome.description == "valueWasNil")
-        let (wrong, _) = try decode(Feed.self, #"{"drafts": 3}"#)
-        #expect(wrong.drafts == nil)
-        #expect(wrong.$drafts.errors.count == 1)
+    }
+
+    @Test func anOptionalArrayWhoseValueIsNotAnArrayIsEmptyAndTheErrorRecorded() throws {
+        struct Tagged: Decodable {
+            @Resilient var tags: [String]?
+        }
+        for json in [#"{"tags": "swift"}"#, #"{"tags": 3}"#, #"{"tags": {"a": "b"}}"#] {
+            let (tagged, digest) = try decode(Tagged.self, json)
+            #expect(tagged.tags == [], "\(json)")
+            #expect(tagged.$tags.errors.count == 1, "\(json)")
+            #expect(try #require(digest).errors.count == 1, "\(json)")
+        }
+    }
+
+    @Test func anOptionalArrayInGenericCodeWhoseValueIsNotAnArrayIsEmpty() throws {
+        struct Page<Items: Decodable>: Decodable {
+            @Resilient var items: Items?
+        }
+        let (page, digest) = try decode(Page<[Int]>.self, #"{"items": "none"}"#)
+        #expect(page.items == [])
+        #expect(page.$items.error != nil)
+        #expect(digest?.errors.count == 1)
+        let (missing, _) = try decode(Page<[Int]>.self, "{}")
+        #expect(missing.items == nil)
     }
 
     @Test func optionalArraysKeepTheirGoodElements() throws {

@@ -37,11 +37,19 @@ struct ResilientDictionaryTests {
     @Test func optionalDictionaries() throws {
         let (missing, _) = try decode(Prices.self, "{}")
         #expect(missing.discounts == nil)
-        let (wrong, _) = try decode(Prices.self, #"{"discounts": "none"}"#)
-        #expect(wrong.discounts == nil)
-        #expect(wrong.$discounts.errors.count == 1)
+        let (null, _) = try decode(Prices.self, #"{"discounts": null}"#)
+        #expect(null.discounts == nil)
         let (partial, _) = try decode(Prices.self, #"{"discounts": {"EUR": 0.1, "USD": false}}"#)
         #expect(partial.discounts == ["EUR": 0.1])
         #expect(partial.$discounts.results.count == 2)
+    }
+
+    @Test func anOptionalDictionaryWhoseValueIsNotAnObjectIsEmptyAndTheErrorRecorded() throws {
+        for json in [#"{"discounts": "none"}"#, #"{"discounts": 10}"#, #"{"discounts": [0.1]}"#] {
+            let (prices, digest) = try decode(Prices.self, json)
+            #expect(prices.discounts == [:], "\(json)")
+            #expect(prices.$discounts.errors.count == 1, "\(json)")
+            #expect(try #require(digest).errors.count == 1, "\(json)")
+        }
     }
 }

@@ -71,16 +71,80 @@ struct DefaultErrorHandlerTests {
         #expect(handler.defaultPresentation(for: StorageFull()).titles == ["Free Space", "Not Now"])
     }
 
-    @Test func fatalErrorsArePresentedThenReported() {
-        struct Corrupt: FatalError {}
+    @Test func fatalErrorsShowTheirOwnMessageThenRunTheFatalHook() {
+        // Declared as MungoHealer declares one: a plain `errorDescription`, no LocalizedError.
+        struct UnexpectedNilFatalError: FatalError {
+            let errorDescription = "An unexpected data inconsistency has occurred. App execution can not be continued."
+        }
         let reported = Log<String>()
         let handler = DefaultErrorHandler(onFatalError: { reported.append(String(describing: $0)) })
-        let presentation = handler.defaultPresentation(for: Corrupt())
+        let presentation = handler.defaultPresentation(for: UnexpectedNilFatalError())
+        #expect(presentation.title == "Something Went Wrong")
+        #expect(presentation.message == "An unexpected data inconsistency has occurred. App execution can not be continued.")
         #expect(presentation.titles == ["OK"])
         #expect(presentation.source == .internalInconsistency)
         #expect(reported.items.isEmpty)
         #expect(presentation.options[0].choose() == .fail)
-        #expect(reported.items == ["Corrupt()"])
+        #expect(reported.items.count == 1)
+        #expect(reported.items[0].hasPrefix("UnexpectedNilFatalError("))
+    }
+
+    @Test func aLocalizedErrorGivesTheTitleFromItsDescriptionAndTheMessageFromItsReasonAndSuggestion() {
+        struct UploadFailed: LocalizedError, CategorizedError {
+            var category: ErrorCategory { .retryable }
+            var errorDescription: String? { "Upload Failed" }
+            var failureReason: String? { "The server did not answer in time." }
+            var recoverySuggestion: String? { "Check your connection and try again." }
+        }
+        let presentation = handler.defaultPresentation(for: UploadFailed())
+        #expect(presentation.title == "Upload Failed")
+        #expect(presentation.message == "The server did not answer in time. Check your connection and try again.")
+        #expect(presentation.titles == ["Try Again", "Cancel"])
+
+        struct OnlyASuggestion: LocalizedError {
+            var errorDescription: String? { "Not Saved" }
+            var recoverySuggestion: String? { "Free some space and save again." }
+        }
+        let suggested = handler.defaultPresentation(for: OnlyASuggestion())
+        #expect(suggested.title == "Not Saved")
+        #expect(suggested.message == "Free some space and save again.")
+    }
+
+    @Test func emptyHealingOptionsFallBackToDismissWithAWarning() {
+        struct Broken: HealableError, UserFacingError {
+            let errorDescription = "The photo could not be saved."
+            let source = ErrorSource.externalSystemUnavailable
+            var healingOptions: [RecoveryOption] { [] }
+        }
+        let warnings = Log<String>()
+        let handler = DefaultErrorHandler(warn: { warnings.append($0) })
+        let presentation = handler.defaultPresentation(for: Broken())
+        #expect(presentation.titles == ["Dismiss"])
+        #expect(presentation.options[0].role == .cancel)
+        #expect(presentation.options[0].choose() == .fail)
+        #expect(presentation.message == "The photo could not be saved.")
+        #expect(warnings.items == [#"Broken has no healing options; it is presented with a single "Dismiss" instead."#])
+    }
+
+    @Test func errorsThatRequireLogoutLogOutWithoutAskingByDefault() {
+        let presentation = handler.defaultPresentation(for: RequestError.unauthorized)
+        #expect(presentation.automaticChoice?.title == "Log Out")
+        let asking = DefaultErrorHandler(whenLogoutIsRequired: .ask).defaultPresentation(for: RequestError.unauthorized)
+        #expect(asking.automaticChoice == nil)
+        #expect(asking.titles == ["Log Out"])
+        #expect(handler.defaultPresentation(for: RequestError.timedOut).automaticChoice == nil)
+    }
+
+    @Test func theRetryAfterLimitIsTheAutomaticRetrysOne() {
+        #expect(RetryAfter.defaultLimit == .seconds(60))
+        #expect(handler.retryAfterLimit == RetryAfter.defaultLimit)
+        struct Busy: CategorizedError, RetryAfterProviding {
+            let retryAfter: Duration?
+            var category: ErrorCategory { .retryable }
+        }
+        // 45 s is within the limit of `retry`, so it is worth trying again here too.
+        #expect(handler.defaultPresentation(for: Busy(retryAfter: .seconds(45))).titles == ["Try Again", "Cancel"])
+        #expect(handler.defaultPresentation(for: Busy(retryAfter: .seconds(61))).titles == ["OK"])
     }
 
     @Test func foundationRecoverableErrorsPresentTheirOptions() {

@@ -33,7 +33,17 @@ struct MinimumDurationTests {
         #expect(subscriber.completion == .failure(.timedOut))
     }
 
-    @Test func valuesAreNotDelayedOnlyTheCompletion() {
+    @Test func aFastValueIsHeldUntilTheMinimumDuration() {
+        let scheduler = TestScheduler()
+        let request = Just(7).setFailureType(to: RequestError.self).delay(for: .milliseconds(20), scheduler: scheduler)
+        let (_, log) = timeline(of: request.minimumDuration(.milliseconds(500), scheduler: scheduler), on: scheduler)
+        scheduler.advance(by: .milliseconds(499))
+        #expect(log.items.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(log.items == ["t=500ms value 7", "t=500ms finished"])
+    }
+
+    @Test func severalEarlyValuesArriveInOrderAtTheDeadlineThenLaterOnesAtOnce() {
         let scheduler = TestScheduler()
         let subject = PassthroughSubject<Int, RequestError>()
         let (_, log) = timeline(of: subject.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
@@ -41,10 +51,29 @@ struct MinimumDurationTests {
         subject.send(1)
         scheduler.advance(by: .milliseconds(100))
         subject.send(2)
-        subject.send(completion: .finished)
-        #expect(log.items == ["t=100ms value 1", "t=200ms value 2"])
+        #expect(log.items.isEmpty)
         scheduler.advance(by: .milliseconds(800))
-        #expect(log.items == ["t=100ms value 1", "t=200ms value 2", "t=1s finished"])
+        #expect(log.items == ["t=1s value 1", "t=1s value 2"])
+        scheduler.advance(by: .milliseconds(500))
+        subject.send(3)
+        subject.send(completion: .finished)
+        #expect(log.items == ["t=1s value 1", "t=1s value 2", "t=1.5s value 3", "t=1.5s finished"])
+    }
+
+    @Test func earlyValuesAndTheCompletionWaitTogether() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, RequestError>()
+        let (_, log) = timeline(of: subject.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(.timedOut))
+        scheduler.advance(by: .milliseconds(999))
+        #expect(log.items.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(
+            log.items == [
+                "t=1s value 1", "t=1s value 2", "t=1s failure(StreamsRecoveryTests.RequestError.timedOut)",
+            ])
     }
 
     @Test func aSlowCompletionIsDeliveredAtOnce() {
@@ -55,13 +84,13 @@ struct MinimumDurationTests {
         #expect(log.items == ["t=2s value 7", "t=2s finished"])
     }
 
-    @Test func aCompletionExactlyAtTheDeadlineIsDeliveredAtOnce() {
+    @Test func aCompletionExactlyAtTheDeadlineIsDeliveredOnce() {
         let scheduler = TestScheduler()
         let request = Empty<Int, Never>().delay(for: .seconds(1), scheduler: scheduler)
-        let (_, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
-        #expect(scheduler.scheduledCount == 1)
+        let (subscriber, log) = timeline(of: request.minimumDuration(.seconds(1), scheduler: scheduler), on: scheduler)
         scheduler.advance(by: .seconds(1))
         #expect(log.items == ["t=1s finished"])
+        #expect(subscriber.completions.count == 1)
         #expect(scheduler.scheduledCount == 0)
     }
 
@@ -73,17 +102,49 @@ struct MinimumDurationTests {
         #expect(log.items == ["t=10.3s finished"])
     }
 
-    @Test func demandPassesThrough() {
+    @Test func theDownstreamsDemandBoundsWhatIsHeld() {
         let scheduler = TestScheduler()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
-        [1, 2, 3].publisher.minimumDuration(.seconds(1), scheduler: scheduler).subscribe(subscriber)
-        #expect(subscriber.values == [1, 2])
+        let sent = Log<Int>()
+        [1, 2, 3, 4].publisher
+            .handleEvents(receiveOutput: { sent.append($0) })
+            .minimumDuration(.seconds(1), scheduler: scheduler)
+            .subscribe(subscriber)
+        #expect(sent.items == [1, 2])
+        #expect(subscriber.values.isEmpty)
         subscriber.request(.max(1))
+        #expect(sent.items == [1, 2, 3])
+        scheduler.advance(by: .seconds(1))
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completion == nil)
-        scheduler.advance(by: .seconds(1))
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 3, 4])
         #expect(subscriber.completion == .finished)
         #expect(String(describing: subscriber.subscription!) == "MinimumDuration")
+    }
+
+    @Test func demandAddedWhileHeldValuesAreHandedOverReachesTheUpstream() {
+        let scheduler = TestScheduler()
+        let requested = Log<Subscribers.Demand>()
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Log<Int>()
+        subject
+            .handleEvents(receiveRequest: { requested.append($0) })
+            .minimumDuration(.seconds(1), scheduler: scheduler)
+            .subscribe(
+                AnySubscriber(
+                    receiveSubscription: { $0.request(.max(1)) },
+                    receiveValue: { value in
+                        received.append(value)
+                        return .max(1)
+                    }, receiveCompletion: nil))
+        subject.send(1)
+        subject.send(2)  // beyond the demand: the subject drops it
+        scheduler.advance(by: .seconds(1))
+        #expect(received.items == [1])
+        #expect(requested.items == [.max(1), .max(1)])
+        subject.send(3)
+        #expect(received.items == [1, 3])
     }
 
     @Test func cancellingWhileHoldingDeliversNothing() {

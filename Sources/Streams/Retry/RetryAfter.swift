@@ -12,6 +12,16 @@ public enum RetryAfter {
     /// any `retryAfterLimit` gives up on it.
     public static let unbounded = Duration.seconds(Int64.max)
 
+    /// The default `retryAfterLimit`, one minute: the automatic retry gives up on a server that
+    /// asks to wait longer (`retry(_:when:backoff:retryAfterLimit:...)`), and StreamsRecovery's
+    /// default handler then offers no "Try Again" (trying again at once cannot help). One
+    /// constant, so that what is retried automatically and what the user is offered agree.
+    ///
+    /// ```swift
+    /// let patient = request.retry(3, backoff: .exponential(), retryAfterLimit: RetryAfter.defaultLimit * 5, scheduler: queue)
+    /// ```
+    public static let defaultLimit = Duration.seconds(60)
+
     /// Parses an HTTP `Retry-After` value: delta-seconds (digits, with optional surrounding
     /// whitespace) or an HTTP-date in any of RFC 9110's three forms, always GMT: IMF-fixdate
     /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94

@@ -2,7 +2,8 @@
 @usableFromInline
 enum ResilientDecoding {
     /// `T?`: `nil` for a missing key, `null` or a value that cannot be decoded. An optional
-    /// array or dictionary keeps what it can of its elements.
+    /// array or dictionary keeps what it can of its elements, and is empty (not `nil`) when the
+    /// value is not a collection at all.
     @inlinable
     static func optional<Wrapped: Decodable>(_ type: Wrapped.Type, from source: some ResilientSource) -> Resilient<Wrapped?> {
         if let collection = Wrapped.self as? any ResilientCollectionKind.Type {
@@ -38,8 +39,8 @@ enum ResilientDecoding {
         withFallback(Raw.self, fallback: Raw.decodingFallback as! Raw, from: source)
     }
 
-    /// The elements of an array that decode; `nil` for a missing key, `null` or a value that is
-    /// not an array.
+    /// The elements of an array that decode; `nil` for a missing key or `null`, and none (with
+    /// the error recorded) for a value that is not an array.
     @inlinable
     static func elements<Element: Decodable>(
         _ type: Element.Type, from source: some ResilientSource
@@ -50,7 +51,7 @@ enum ResilientDecoding {
         do {
             container = try source.unkeyedContainer()
         } catch {
-            return (nil, .recoveredFrom(error, wasReported: report(error, from: source)))
+            return ([], .recoveredFrom(error, wasReported: report(error, from: source)))
         }
         var elements: [Element] = []
         elements.reserveCapacity(container.count ?? 0)
@@ -71,8 +72,8 @@ enum ResilientDecoding {
         return (elements, outcome(failures, from: source))
     }
 
-    /// The entries of a `[String: T]` that decode; `nil` for a missing key, `null` or a value
-    /// that is not an object.
+    /// The entries of a `[String: T]` that decode; `nil` for a missing key or `null`, and none
+    /// (with the error recorded) for a value that is not an object.
     @inlinable
     static func entries<Value: Decodable>(
         _ type: Value.Type, from source: some ResilientSource
@@ -83,7 +84,7 @@ enum ResilientDecoding {
         do {
             container = try source.keyedContainer()
         } catch {
-            return (nil, .recoveredFrom(error, wasReported: report(error, from: source)))
+            return ([:], .recoveredFrom(error, wasReported: report(error, from: source)))
         }
         var entries: [String: Value] = [:]
         var failures: [ElementFailure] = []

@@ -7,4 +7,10 @@ enum DigestPath {
         }
         return key.stringValue
     }
+
+    /// The array position a name from ``name(of:)`` stands for (`3` for `[3]`), or `nil` for a key.
+    static func index(in name: String) -> Int? {
+        guard name.hasPrefix("["), name.hasSuffix("]") else { return nil }
+        return Int(name.dropFirst().dropLast())
+    }
 }

@@ -85,8 +85,8 @@ public struct ErrorDigest: Sendable, CustomDebugStringConvertible {
         return "\(text) (at \(names.dropFirst(path.count).joined(separator: ".")))"
     }
 
-    /// A level of the tree: messages reported at this path, then the deeper paths in the order
-    /// they were first reported.
+    /// A level of the tree: messages reported at this path, then the deeper paths: keys in the
+    /// order they were first reported, array positions in ascending order.
     private final class Node {
         var messages: [String] = []
         var children: [(name: String, node: Node)] = []
@@ -101,9 +101,18 @@ public struct ErrorDigest: Sendable, CustomDebugStringConvertible {
                 child = existing.node
             } else {
                 child = Node()
-                children.append((first, child))
+                children.insert((first, child), at: position(for: first))
             }
             child.insert(message: message, at: path.dropFirst())
+        }
+
+        /// Where a new child goes: after its siblings, except that an array position goes before
+        /// the first sibling position that is larger, so that `[1]` comes before `[3]` even when
+        /// `[3]` was reported first (an element's own `@Resilient` property reports while it is
+        /// decoded; the elements left out are reported when the array is done).
+        private func position(for name: String) -> Int {
+            guard let index = DigestPath.index(in: name) else { return children.count }
+            return children.firstIndex { DigestPath.index(in: $0.name).map { $0 > index } ?? false } ?? children.count
         }
 
         func render(depth: Int, into lines: inout [String]) {

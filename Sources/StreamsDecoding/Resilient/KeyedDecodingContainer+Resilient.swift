@@ -25,8 +25,8 @@ extension KeyedDecodingContainer {
         return Resilient(value ?? [], outcome: outcome)
     }
 
-    /// `@Resilient var x: [T]?`: bad elements are left out; `nil` for a missing key, `null` or a
-    /// value that is not an array.
+    /// `@Resilient var x: [T]?`: bad elements are left out; `nil` for a missing key or `null`;
+    /// `[]` (and the error recorded) for a value that is not an array.
     ///
     /// ```swift
     /// struct Feed: Decodable { @Resilient var drafts: [Post]? }
@@ -51,8 +51,8 @@ extension KeyedDecodingContainer {
         return Resilient(value ?? [:], outcome: outcome)
     }
 
-    /// `@Resilient var x: [String: T]?`: bad entries are left out; `nil` for a missing key,
-    /// `null` or a value that is not an object.
+    /// `@Resilient var x: [String: T]?`: bad entries are left out; `nil` for a missing key or
+    /// `null`; `[:]` (and the error recorded) for a value that is not an object.
     ///
     /// ```swift
     /// struct Prices: Decodable { @Resilient var discounts: [String: Decimal]? }

@@ -6,9 +6,9 @@
 /// | --- | --- | --- |
 /// | `T?` | `nil` | `nil` |
 /// | `[T]` | the bad elements are left out; a value that is not an array gives `[]` | `[]` |
-/// | `[T]?` | the bad elements are left out; a value that is not an array gives `nil` | `nil` |
+/// | `[T]?` | the bad elements are left out; a value that is not an array gives `[]` | `nil` |
 /// | `[String: T]` | the bad entries are left out; a value that is not an object gives `[:]` | `[:]` |
-/// | `[String: T]?` | the bad entries are left out; a value that is not an object gives `nil` | `nil` |
+/// | `[String: T]?` | the bad entries are left out; a value that is not an object gives `[:]` | `nil` |
 /// | a ``ResilientRawRepresentable`` with a `decodingFallback` | the fallback | the fallback |
 ///
 /// Every recovered error goes to the ``ResilientDecodingErrorReporter`` in the decoder's

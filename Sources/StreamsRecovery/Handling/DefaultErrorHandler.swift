@@ -3,21 +3,24 @@ import Streams
 
 /// The last handler of every chain: it presents any error.
 ///
-/// In this order:
-/// 1. a ``FatalError``: "OK", which reports it through `onFatalError`;
-/// 2. a ``HealableError``: its own `healingOptions`;
+/// The options, in this order:
+/// 1. a ``FatalError``: "OK", which runs `onFatalError`;
+/// 2. a ``HealableError``: its own `healingOptions` (none: a single "Dismiss", and a warning
+///    through `warn`);
 /// 3. a Foundation `RecoverableError` with recovery options: those options;
 /// 4. anything else by its `ErrorCategory`:
 ///    - `.retryable`: "Try Again" and "Cancel", unless the server asked to wait longer than
 ///      `retryAfterLimit` (then "OK": trying again at once cannot help);
-///    - `.requiresLogout`: "Log Out", which runs `logOut`;
+///    - `.requiresLogout`: "Log Out", which runs `logOut`; with the `.automatic` policy (the
+///      default) it is also the ``ErrorPresentation/automaticChoice``, taken without asking;
 ///    - `.nonRetryable`: "OK" (trying again would give the same answer).
 ///
-/// The message is the error's `LocalizedError.errorDescription`, or a general sentence for its
-/// category; never the error's code-level `description`. The source is the error's own
+/// The title and message come from the error (see ``UserFacingError``; a `LocalizedError`
+/// with a `failureReason` or `recoverySuggestion` gives its `errorDescription` as the title and
+/// those as the message), or else from its source and a general sentence for its category;
+/// never from the error's code-level `description`. The source is the error's own
 /// (``ErrorSourceProviding``), or: retryable → external system unavailable, requires logout →
-/// external system behaved unexpectedly, fatal → internal inconsistency, otherwise internal
-/// inconsistency.
+/// external system behaved unexpectedly, otherwise internal inconsistency.
 ///
 /// ```swift
 /// let handler = DefaultErrorHandler(logOut: { session.end() }, onFatalError: { crashReporter.send($0) })
@@ -26,25 +29,34 @@ import Streams
 public struct DefaultErrorHandler: ErrorHandler {
     /// Ends the session, for errors that require logging out.
     public var logOut: @Sendable () -> Void
-    /// Receives a ``FatalError`` once the user has seen it.
+    /// Runs once the user has seen a ``FatalError``.
     public var onFatalError: @Sendable (any Error) -> Void
     /// A retryable error whose server asks to wait longer than this gets "OK" instead of "Try
-    /// Again".
+    /// Again". Defaults to `RetryAfter.defaultLimit`, the automatic retry's limit too.
     public var retryAfterLimit: Duration
+    /// Whether an error that requires logging out logs out without asking.
+    public var whenLogoutIsRequired: LogoutPolicy
+    /// Receives a warning about a presentation that had to be repaired (no options); the default
+    /// writes it to standard error.
+    public var warn: @Sendable (String) -> Void
 
     /// Makes the default handler.
     ///
     /// ```swift
-    /// let handler = DefaultErrorHandler(logOut: { session.end() })
+    /// let handler = DefaultErrorHandler(logOut: { session.end() }, warn: { logger.warning("\($0)") })
     /// ```
     public init(
         logOut: @escaping @Sendable () -> Void = {},
         onFatalError: @escaping @Sendable (any Error) -> Void = { _ in },
-        retryAfterLimit: Duration = .seconds(30)
+        retryAfterLimit: Duration = RetryAfter.defaultLimit,
+        whenLogoutIsRequired: LogoutPolicy = .automatic,
+        warn: @escaping @Sendable (String) -> Void = DefaultErrorHandler.writeToStandardError
     ) {
         self.logOut = logOut
         self.onFatalError = onFatalError
         self.retryAfterLimit = retryAfterLimit
+        self.whenLogoutIsRequired = whenLogoutIsRequired
+        self.warn = warn
     }
 
     /// Always handles `error`.
@@ -59,33 +71,45 @@ public struct DefaultErrorHandler: ErrorHandler {
     /// ```
     public func defaultPresentation(for error: any Error) -> ErrorPresentation {
         let category = error.resolveCategory()
-        let source = (error as? any ErrorSourceProviding)?.source
-        let message = (error as? any LocalizedError)?.errorDescription
+        let ownSource = (error as? any ErrorSourceProviding)?.source
+        let text = PresentationText(for: error)
         if error is any FatalError {
-            let report = onFatalError
-            return ErrorPresentation(
-                source: source ?? .internalInconsistency,
-                message: message ?? "The app ran into a problem it cannot recover from.",
-                options: [
-                    RecoveryOption(title: "OK", role: .recommended) {
-                        report(error)
-                        return .fail
-                    }
-                ])
+            return fatalPresentation(for: error, source: ownSource, text: text)
         }
         let options: [RecoveryOption]
+        var automaticChoice: RecoveryOption?
         if let healable = error as? any HealableError {
             options = healable.healingOptions
+            if options.isEmpty {
+                warn("\(type(of: error)) has no healing options; it is presented with a single \"Dismiss\" instead.")
+            }
         } else if let recoverable = error as? any RecoverableError, !recoverable.recoveryOptions.isEmpty {
             options = RecoveryOption.options(for: recoverable)
         } else {
             options = categoryOptions(for: error, category: category)
+            if category == .requiresLogout, whenLogoutIsRequired == .automatic { automaticChoice = options.first }
         }
         return ErrorPresentation(
-            source: source ?? Self.source(for: category),
-            title: source == nil && category == .requiresLogout ? "Signed Out" : nil,
-            message: message ?? Self.message(for: category),
-            options: options)
+            source: ownSource ?? Self.source(for: category),
+            title: text.title ?? (ownSource == nil && category == .requiresLogout ? "Signed Out" : nil),
+            message: text.message ?? Self.message(for: category),
+            options: options,
+            automaticChoice: automaticChoice)
+    }
+
+    /// A ``FatalError``: its own title and message, and "OK", which runs `onFatalError`.
+    private func fatalPresentation(for error: any Error, source: ErrorSource?, text: PresentationText) -> ErrorPresentation {
+        let report = onFatalError
+        return ErrorPresentation(
+            source: source ?? .internalInconsistency,
+            title: text.title,
+            message: text.message ?? "The app ran into a problem it cannot recover from.",
+            options: [
+                RecoveryOption(title: "OK", role: .recommended) {
+                    report(error)
+                    return .fail
+                }
+            ])
     }
 
     private func categoryOptions(for error: any Error, category: ErrorCategory) -> [RecoveryOption] {
@@ -116,5 +140,15 @@ public struct DefaultErrorHandler: ErrorHandler {
         case .requiresLogout: "Your session has ended. Please sign in again."
         case .nonRetryable: "The request could not be completed."
         }
+    }
+
+    /// The default `warn`: writes `StreamsRecovery warning: <message>` to standard error.
+    ///
+    /// ```swift
+    /// DefaultErrorHandler.writeToStandardError("something to fix")
+    /// ```
+    @Sendable
+    public static func writeToStandardError(_ message: String) {
+        FileHandle.standardError.write(Data("StreamsRecovery warning: \(message)\n".utf8))
     }
 }

@@ -1,88 +1,92 @@
 import Streams
 
-/// The subscription of `minimumDuration`: a ``MinimumDurationStateMachine`` behind one lock,
-/// with every call to the downstream, the upstream and the scheduler made outside it.
+/// The subscription of `minimumDuration`: a ``MinimumDurationStateMachine`` in one
+/// `LockedState`, with every call to the downstream, the upstream and the scheduler made
+/// outside it. The deadline is scheduled when the upstream subscribes (unless it has passed);
+/// its action holds the subscription until then.
 final class MinimumDurationSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription,
     CustomStringConvertible, CustomReflectable, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var machine: MinimumDurationStateMachine<Downstream.Failure, Context.SchedulerTimeType>
-    private var downstream: Downstream?
+    let state: LockedState<MinimumDurationStateMachine<Downstream>>
 
+    private let deadline: Context.SchedulerTimeType
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, deadline: Context.SchedulerTimeType, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.machine = MinimumDurationStateMachine(deadline: deadline)
-        self.downstream = downstream
+        self.state = LockedState(MinimumDurationStateMachine(downstream: downstream))
+        self.deadline = deadline
         self.scheduler = scheduler
         self.options = options
     }
 
     func receive(subscription: any Subscription) {
-        let downstream = lock.withLockUnchecked { () -> Downstream? in
-            machine.subscribed(subscription) ? self.downstream : nil
-        }
-        guard let downstream else {
+        let deadlineHasPassed = scheduler.now >= deadline
+        switch state.withLock({ $0.receiveSubscription(subscription, deadlineHasPassed: deadlineHasPassed) }) {
+        case .cancel:
             subscription.cancel()
-            return
+        case .subscribe(let downstream, let scheduleDeadline):
+            downstream.receive(subscription: self)
+            guard scheduleDeadline else { return }
+            scheduler.schedule(after: deadline, tolerance: scheduler.minimumTolerance, options: options) { [self] in
+                deliver(state.withLock { $0.deadlineReached() })
+            }
         }
-        downstream.receive(subscription: self)
     }
 
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        guard let downstream = lock.withLockUnchecked({ machine.passesValues ? downstream : nil }) else { return .none }
-        return downstream.receive(input)
+        switch state.withLock({ $0.receiveValue(input) }) {
+        case .deliver(let downstream): downstream.receive(input)
+        case .none: .none
+        }
     }
 
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let now = scheduler.now
-        let (action, deadline, downstream) = lock.withLockUnchecked {
-            let action = machine.completed(completion, at: now)
-            defer { if case .deliver = action { self.downstream = nil } }
-            return (action, machine.deadline, self.downstream)
-        }
-        switch action {
-        case .deliver:
-            downstream?.receive(completion: completion)
-        case .holdUntilDeadline:
-            scheduler.schedule(after: deadline, tolerance: scheduler.minimumTolerance, options: options) { [self] in
-                deadlineReached()
-            }
-        case .ignore:
-            break
+        switch state.withLock({ $0.receiveCompletion(completion) }) {
+        case .deliver(let downstream): downstream.receive(completion: completion)
+        case .none: break
         }
     }
 
-    private func deadlineReached() {
-        let held = lock.withLockUnchecked { () -> (Subscribers.Completion<Downstream.Failure>, Downstream)? in
-            guard let completion = machine.deadlineReached(), let downstream else { return nil }
-            self.downstream = nil
-            return (completion, downstream)
+    /// Hands over the held values one by one, then the held completion, if any.
+    private func deliver(_ first: MinimumDurationStateMachine<Downstream>.DeliveryAction) {
+        var action = first
+        while true {
+            switch action {
+            case .deliverValue(let downstream, let value):
+                let more = downstream.receive(value)
+                action = state.withLock { $0.delivered(more) }
+            case .deliverCompletion(let downstream, let completion):
+                downstream.receive(completion: completion)
+                return
+            case .requestUpstream(let upstream, let demand):
+                upstream.request(demand)
+                return
+            case .none:
+                return
+            }
         }
-        guard let (completion, downstream) = held else { return }
-        downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "Subscription.request requires a demand greater than .none")
-        lock.withLockUnchecked { machine.upstream }?.request(demand)
+        state.withLock { $0.upstream }?.request(demand)
     }
 
     func cancel() {
-        let (upstream, released) = lock.withLockUnchecked { () -> ((any Subscription)?, Downstream?) in
-            defer { downstream = nil }
-            return (machine.cancelled(), downstream)
+        switch state.withLock({ $0.cancel() }) {
+        case .cancelUpstream(let upstream, let released):
+            withExtendedLifetime(released) {}
+            upstream.cancel()
+        case .none(let released):
+            withExtendedLifetime(released) {}
         }
-        withExtendedLifetime(released) {}
-        upstream?.cancel()
     }
 
     var description: String { "MinimumDuration" }
 
     var customMirror: Mirror {
-        lock.withLockUnchecked { Mirror(self, children: ["downstream": downstream as Any]) }
+        Mirror(self, children: ["downstream": state.withLock { $0.downstream } as Any])
     }
 }

@@ -1,14 +1,19 @@
 import Streams
 
 extension Publisher {
-    /// Holds back the upstream's completion (or failure) until `duration` has passed since
-    /// subscription, on `scheduler`; values pass at once.
+    /// Holds back the upstream's values and completion (or failure) until `duration` has
+    /// passed since subscription, on `scheduler`: a "minimum request time" that applies to the
+    /// whole response.
     ///
-    /// A request that fails in 20 ms makes a loading indicator flash and lets a "Try Again"
-    /// button hammer a dead server; with a minimum duration the answer is shown no sooner than
-    /// `duration` after the request started. A completion that comes later than that is
-    /// delivered at once, on the upstream's thread; a held one is delivered by `scheduler`.
-    /// Cancelling is immediate: nothing more is delivered and the downstream is released.
+    /// A request that answers in 20 ms makes a loading indicator flash, and one that fails in
+    /// 20 ms lets a "Try Again" button hammer a dead server; with a minimum duration the answer
+    /// is shown no sooner than `duration` after the request started. Every value that arrives
+    /// before then is held and, at the deadline, delivered in the order it came, followed by
+    /// the completion if that came too; the upstream only sends what the downstream asked for,
+    /// so the downstream's demand bounds what is held. From the deadline on, values and the
+    /// completion pass at once, on the upstream's thread; held ones are delivered by
+    /// `scheduler`. Cancelling is immediate: nothing more is delivered and the downstream is
+    /// released.
     ///
     /// ```swift
     /// let answer = request
@@ -25,7 +30,8 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// A publisher whose completion comes no sooner than a given time after subscription.
+    /// A publisher whose values and completion come no sooner than a given time after
+    /// subscription.
     ///
     /// ```swift
     /// let held = Publishers.MinimumDuration(upstream: request, duration: .milliseconds(500), scheduler: DispatchQueue.main)
@@ -36,13 +42,13 @@ extension Publishers {
         /// The upstream's failure.
         public typealias Failure = Upstream.Failure
 
-        /// The publisher whose completion is held.
+        /// The publisher whose answer is held.
         public let upstream: Upstream
-        /// How long after subscription the completion may come at the earliest.
+        /// How long after subscription a value or the completion may come at the earliest.
         public let duration: Context.SchedulerTimeType.Stride
-        /// The clock, and where a held completion is delivered.
+        /// The clock, and where held values and a held completion are delivered.
         public let scheduler: Context
-        /// The options used to schedule a held completion.
+        /// The options used to schedule the deadline.
         public let options: Context.SchedulerOptions?
 
         /// Makes the publisher.

@@ -79,6 +79,16 @@ public struct RecoveryOption: Sendable, CustomStringConvertible {
         RecoveryOption(title: title, role: .recommended) { .fail }
     }
 
+    /// "Dismiss": closes the message without doing anything; the stream fails with the error, as
+    /// with "OK". The option a presentation falls back to when it was given none.
+    ///
+    /// ```swift
+    /// let options: [RecoveryOption] = [.dismiss()]
+    /// ```
+    public static func dismiss(_ title: String = "Dismiss") -> RecoveryOption {
+        RecoveryOption(title: title, role: .cancel) { .fail }
+    }
+
     /// "Log Out": runs `logOut`; the stream fails with the error.
     ///
     /// ```swift

@@ -1,12 +1,15 @@
 /// An error that carries its own ways out: ``DefaultErrorHandler`` presents its
 /// ``healingOptions`` instead of the ones its category would give.
 ///
-/// Give it a `source` (``ErrorSourceProviding``) and a message (`LocalizedError`) to control
-/// the rest of the presentation.
+/// MungoHealer's `HealableError` is also a `BaseError`: adopt ``UserFacingError`` too to give
+/// the source and the message (or `LocalizedError` for the message alone). An empty list of
+/// options is a mistake, but not a crash: the error is presented with a single "Dismiss", and
+/// the handler's `warn` says so.
 ///
 /// ```swift
-/// struct StorageFull: HealableError, LocalizedError {
-///     var errorDescription: String? { "Your device is out of space." }
+/// struct StorageFull: HealableError, UserFacingError {
+///     let errorDescription = "Your device is out of space."
+///     let source = ErrorSource.externalSystemUnavailable
 ///     var healingOptions: [RecoveryOption] {
 ///         [RecoveryOption(title: "Free Space", role: .recommended) { openStorageSettings(); return .tryAgain }, .cancel()]
 ///     }

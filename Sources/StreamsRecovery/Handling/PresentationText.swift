@@ -1,0 +1,31 @@
+import Foundation
+
+/// The title and message an error gives for itself, if any.
+///
+/// - A ``UserFacingError``: its `errorDescription` is the message; the title is the source's.
+/// - A `LocalizedError` with a `failureReason` or a `recoverySuggestion`: its `errorDescription`
+///   is the title, and the reason and the suggestion, in that order, make the message (as an
+///   alert shows Foundation's error: the description in bold, the details below).
+/// - A `LocalizedError` with only an `errorDescription`: that is the message.
+struct PresentationText {
+    var title: String?
+    var message: String?
+
+    init(for error: any Error) {
+        if let error = error as? any UserFacingError {
+            message = error.errorDescription
+            return
+        }
+        guard let error = error as? any LocalizedError else { return }
+        let details = [error.failureReason, error.recoverySuggestion].compactMap { text -> String? in
+            guard let text, !text.isEmpty else { return nil }
+            return text
+        }
+        if details.isEmpty {
+            message = error.errorDescription
+        } else {
+            title = error.errorDescription
+            message = details.joined(separator: " ")
+        }
+    }
+}
