@@ -44,5 +44,14 @@ let extensionOperatorCatalog: [OperatorEntry] = {
         OperatorEntry("enumerated", .named("Enumerated", children: ["downstream", "offset"])) { h in
             h.ints.enumerated().contract()
         },
+        OperatorEntry("materialize", .named("Materialize", children: none)) { h in h.ints.materialize().contract() },
+        // The harness' upstreams of events cannot be infallible: these run behind `materialize`.
+        OperatorEntry("dematerialize", .named("Materialize", children: none)) { h in
+            h.ints.materialize().dematerialize().contract()
+        },
+        OperatorEntry("values()", .named("Materialize", children: none)) { h in h.ints.materialize().values().contract() },
+        OperatorEntry("failures()", .named("Materialize", children: none)) { h in
+            h.ints.materialize().failures().contract()
+        },
     ]
 }()
