@@ -53,5 +53,12 @@ let extensionOperatorCatalog: [OperatorEntry] = {
         OperatorEntry("failures()", .named("Materialize", children: none)) { h in
             h.ints.materialize().failures().contract()
         },
+        // The other publisher sends its value at once, so the upstream is subscribed at once.
+        OperatorEntry("withLatestFrom", .named("WithLatestFrom", children: none)) { h in
+            let t = h.tracked
+            return h.ints.withLatestFrom(Just(0).setFailureType(to: TestError.self)) {
+                _ = t; return $0 + $1
+            }.contract()
+        },
     ]
 }()
