@@ -1,0 +1,64 @@
+import Streams
+import StreamsTesting
+
+/// The operators beyond Combine's (CombineExt's and RxSwift's), for the contract suite: joined
+/// to ``operatorCatalog`` there.
+let extensionOperatorCatalog: [OperatorEntry] = {
+    let none: [String] = []
+    return [
+        // Built on `map`: the upstream's own subscription goes downstream.
+        OperatorEntry("mapToValue", .named("Map", children: none), passThrough: true) { h in
+            h.ints.mapToValue(1).contract()
+        },
+        OperatorEntry("mapToVoid", .named("Map", children: none), passThrough: true) { h in h.ints.mapToVoid().contract() },
+        OperatorEntry("toggle", .named("Map", children: none), passThrough: true) { h in
+            h.upstream { $0.isMultiple(of: 2) }.toggle().contract()
+        },
+        OperatorEntry("mapMany", .named("Map", children: none), passThrough: true) { h in
+            let t = h.tracked
+            return h.upstream { [$0] }.mapMany {
+                _ = t; return $0 + 1
+            }.contract()
+        },
+        OperatorEntry("filterMany", .named("Map", children: none), passThrough: true) { h in
+            let t = h.tracked
+            return h.upstream { [$0] }.filterMany {
+                _ = t; return $0 > 0
+            }.contract()
+        },
+        OperatorEntry("ignoreOutput(setOutputType:)", .named("IgnoreOutput", children: none), passThrough: true) { h in
+            h.ints.ignoreOutput(setOutputType: String.self).contract()
+        },
+        OperatorEntry("mapToResult", .named("AsResult", children: none)) { h in h.ints.mapToResult().contract() },
+        OperatorEntry("ignoreFailure", .named("Catch", children: ["downstream", "demand"])) { h in
+            h.ints.ignoreFailure().contract()
+        },
+        OperatorEntry("prefix(while:behavior: .inclusive)", .named("PrefixWhile", children: ["downstream"])) { h in
+            let t = h.tracked
+            return h.ints.prefix(
+                while: {
+                    _ = t; return $0 < 100
+                }, behavior: .inclusive
+            ).contract()
+        },
+        OperatorEntry("enumerated", .named("Enumerated", children: ["downstream", "offset"])) { h in
+            h.ints.enumerated().contract()
+        },
+        OperatorEntry("materialize", .named("Materialize", children: none)) { h in h.ints.materialize().contract() },
+        // The harness' upstreams of events cannot be infallible: these run behind `materialize`.
+        OperatorEntry("dematerialize", .named("Materialize", children: none)) { h in
+            h.ints.materialize().dematerialize().contract()
+        },
+        OperatorEntry("values()", .named("Materialize", children: none)) { h in h.ints.materialize().values().contract() },
+        OperatorEntry("failures()", .named("Materialize", children: none)) { h in
+            h.ints.materialize().failures().contract()
+        },
+        // The other publisher sends its value at once, so the upstream is subscribed at once.
+        OperatorEntry("withLatestFrom", .named("WithLatestFrom", children: none)) { h in
+            let t = h.tracked
+            return h.ints.withLatestFrom(Just(0).setFailureType(to: TestError.self)) {
+                _ = t; return $0 + $1
+            }.contract()
+        },
+    ]
+}()

@@ -1,0 +1,149 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("Relay, PassthroughRelay, CurrentValueRelay")
+struct RelayTests {
+    @Test func passthroughRelaySendsAcceptedValues() {
+        let relay = PassthroughRelay<Int>()
+        let subscriber = TestSubscriber<Int, Never>()
+        relay.accept(0)
+        relay.subscribe(subscriber)
+        relay.accept(1)
+        relay.accept(2)
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func currentValueRelayReplaysItsValue() {
+        let relay = CurrentValueRelay("a")
+        let subscriber = TestSubscriber<String, Never>()
+        relay.accept("b")
+        relay.subscribe(subscriber)
+        relay.accept("c")
+        #expect(subscriber.values == ["b", "c"])
+        #expect(relay.value == "c")
+    }
+
+    @Test func acceptWithoutArgumentsForVoid() {
+        let relay = PassthroughRelay<Void>()
+        var count = 0
+        let cancellable = relay.sink { count += 1 }
+        relay.accept()
+        relay.accept()
+        cancellable.cancel()
+        #expect(count == 2)
+    }
+
+    @Test func relaysHonourDemand() {
+        let relay = CurrentValueRelay(0)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        relay.subscribe(subscriber)
+        relay.accept(1)
+        #expect(subscriber.values == [0])
+        // As a CurrentValueSubject does: a request is met with the value held now.
+        subscriber.request(.max(1))
+        relay.accept(2)
+        #expect(subscriber.values == [0, 1])
+    }
+
+    @Test func anAttachedPublishersCompletionDoesNotEndTheRelay() {
+        let relay = PassthroughRelay<Int>()
+        let subscriber = TestSubscriber<Int, Never>()
+        relay.subscribe(subscriber)
+        let attachment = [1, 2].publisher.subscribe(relay)
+        relay.accept(3)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completion == nil)
+        attachment.cancel()
+    }
+
+    @Test func relaySubscribeAttachesAPublisherUntilCancelled() {
+        let relay = CurrentValueRelay(0)
+        let source = PassthroughSubject<Int, Never>()
+        let attachment = relay.subscribe(source)
+        source.send(1)
+        #expect(relay.value == 1)
+        attachment.cancel()
+        source.send(2)
+        #expect(relay.value == 1)
+        source.send(completion: .finished)
+        relay.accept(3)
+        #expect(relay.value == 3)
+    }
+
+    @Test func oneRelaySubscribesAnother() {
+        let input = CurrentValueRelay("initial")
+        let output = PassthroughRelay<String>()
+        let link = input.subscribe(output)
+        let subscriber = TestSubscriber<String, Never>()
+        output.subscribe(subscriber)
+        input.accept("1")
+        input.accept("2")
+        #expect(subscriber.values == ["1", "2"])
+        link.cancel()
+        input.accept("3")
+        #expect(subscriber.values == ["1", "2"])
+    }
+
+    @Test func oneRelaySubscribesAnotherInGenericCode() {
+        func link<Source: Relay, Destination: Relay>(_ source: Source, to destination: Destination) -> AnyCancellable
+        where Source.Output == Destination.Output {
+            source.subscribe(destination)
+        }
+        let input = PassthroughRelay<Int>()
+        let output = CurrentValueRelay(0)
+        let cancellable = link(input, to: output)
+        input.accept(5)
+        #expect(output.value == 5)
+        cancellable.cancel()
+    }
+
+    @Test func aCurrentValueRelayHandsItsValueToTheRelayItSubscribes() {
+        let input = CurrentValueRelay(7)
+        let output = CurrentValueRelay(0)
+        let link = input.subscribe(output)
+        #expect(output.value == 7)
+        link.cancel()
+    }
+
+    @Test func subscribersFinishWhenTheRelayGoesAway() {
+        let passthrough = TestSubscriber<Int, Never>()
+        let current = TestSubscriber<Int, Never>()
+        do {
+            let relay = PassthroughRelay<Int>()
+            relay.subscribe(passthrough)
+            relay.accept(1)
+            let other = CurrentValueRelay(1)
+            other.subscribe(current)
+        }
+        #expect(passthrough.values == [1])
+        #expect(passthrough.completions == [.finished])
+        #expect(current.values == [1])
+        #expect(current.completions == [.finished])
+    }
+
+    @Test func subscribersDoNotKeepTheRelayAlive() {
+        weak var released: PassthroughRelay<Int>?
+        let subscriber = TestSubscriber<Int, Never>()
+        do {
+            let relay = PassthroughRelay<Int>()
+            relay.subscribe(subscriber)
+            released = relay
+        }
+        #expect(released == nil)
+    }
+
+    @Test func acceptFromSeveralThreads() async {
+        let relay = PassthroughRelay<Int>()
+        let count = Locked(0)
+        let cancellable = relay.sink { _ in count.withLock { $0 += 1 } }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask { for value in 0..<250 { relay.accept(value) } }
+            }
+        }
+        cancellable.cancel()
+        #expect(count.withLock { $0 } == 1000)
+    }
+}
