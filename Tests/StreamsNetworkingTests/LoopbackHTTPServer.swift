@@ -77,7 +77,9 @@ final class LoopbackHTTPServer: Sendable {
             while true {
                 let connection = accept(descriptor, nil, nil)
                 guard connection >= 0 else { return }  // stopped
-                DispatchQueue.global().async { self.serve(connection) }
+                // A thread per connection, so that no handler waits for a worker of the global
+                // queue that a test keeps busy.
+                Thread.detachNewThread { self.serve(connection) }
             }
         }
     }
