@@ -25,19 +25,14 @@ enum Redaction {
     /// `url` as text, its secret query values and its password redacted.
     static func url(_ url: URL?) -> String {
         guard let url else { return "<no URL>" }
-        var text = url.absoluteString
-        if let password = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPassword,
-            !password.isEmpty, let range = text.range(of: ":\(password)@")
-        {
-            text.replaceSubrange(range, with: ":\(placeholder)@")
-        }
-        return self.text(text)
+        return text(url.absoluteString)
     }
 
-    /// `text` with the value of every `name=value` pair whose name is a secret's replaced, so
-    /// that a URL quoted in a message gives nothing away either.
+    /// `text` with the value of every `name=value` pair whose name is a secret's replaced, and
+    /// the password of every URL in it (`scheme://user:password@host`), so that a URL quoted in
+    /// a message gives nothing away either.
     static func text(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars)
+        let scalars = Array(withoutPasswords(text).unicodeScalars)
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
@@ -86,6 +81,26 @@ enum Redaction {
         let headers = headers(fields)
         if !headers.isEmpty { text += " [\(headers.joined(separator: ", "))]" }
         return text
+    }
+
+    /// `text` with the password of every `scheme://user:password@` in it redacted.
+    private static func withoutPasswords(_ text: String) -> String {
+        guard text.contains("://") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let marker = rest.range(of: "://") {
+            result += rest[..<marker.upperBound]
+            rest = rest[marker.upperBound...]
+            // The authority ends at the first "/", "?", "#" or space; its user information at
+            // the last "@" before that.
+            let authorityEnd = rest.firstIndex { "/?# \t\n\"'<>".contains($0) } ?? rest.endIndex
+            guard let at = rest[..<authorityEnd].lastIndex(of: "@"),
+                let colon = rest[..<at].firstIndex(of: ":")
+            else { continue }
+            result += rest[...colon] + placeholder
+            rest = rest[at...]
+        }
+        return result + rest
     }
 
     private static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {

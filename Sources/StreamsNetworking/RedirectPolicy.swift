@@ -81,13 +81,31 @@ public struct RedirectPolicy: Sendable {
     /// case .refuse(let error): fail(error)
     /// }
     /// ```
-    public enum Decision: @unchecked Sendable {
+    public enum Decision: @unchecked Sendable, CustomStringConvertible, CustomReflectable {
         /// Follow it with this request.
         case follow(URLRequest)
         /// Do not follow it: the subscriber gets the 3xx response and its body.
         case deliverRedirectResponse
         /// Fail the request with this error.
         case refuse(NetworkError)
+
+        /// The decision, with no secret shown.
+        public var description: String {
+            switch self {
+            case .follow(let request): "follow(\(Redaction.request(request)))"
+            case .deliverRedirectResponse: "deliverRedirectResponse"
+            case .refuse(let error): "refuse(\(error))"
+            }
+        }
+
+        /// The decision, with no secret shown.
+        public var customMirror: Mirror {
+            switch self {
+            case .follow(let request): Mirror(self, children: ["follow": Redaction.request(request)], displayStyle: .enum)
+            case .deliverRedirectResponse: Mirror(self, children: [], displayStyle: .enum)
+            case .refuse(let error): Mirror(self, children: ["refuse": error.description], displayStyle: .enum)
+            }
+        }
     }
 
     enum Rule: Sendable {

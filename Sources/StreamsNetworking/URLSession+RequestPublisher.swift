@@ -105,7 +105,7 @@ extension URLSession {
                 case .success(let request): Redaction.request(request)
                 case .failure(let error): error.description
                 }
-            return Mirror(self, children: ["session": session, "request": request])
+            return Mirror(self, children: ["session": "\(session)", "request": request])
         }
 
         /// Attaches `subscriber`; the request starts on its first request for a value.
