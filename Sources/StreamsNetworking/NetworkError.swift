@@ -18,7 +18,12 @@ import Streams
 ///     .sink(receiveCompletion: { if case .failure(let error) = $0 { show(error.localizedDescription) } },
 ///           receiveValue: { show($0) })
 /// ```
-public enum NetworkError: Error, CategorizedError, RetryAfterProviding, LocalizedError, CustomStringConvertible {
+///
+/// No description of it (`description`, `debugDescription`, `dump`) shows a secret: credentials
+/// and secret query items read `<redacted>`.
+public enum NetworkError: Error, CategorizedError, RetryAfterProviding, LocalizedError, CustomStringConvertible,
+    CustomDebugStringConvertible, CustomReflectable
+{
     /// The request could not be made, such as a malformed URL.
     case invalidRequest(reason: String)
     /// The request did not get a response: no connection, a timeout, a lost connection.
@@ -32,6 +37,12 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
     /// The server answered with an error status, its reason if it gave one, and when to try
     /// again if it said.
     case server(status: Int, reason: String?, retryAfter: Duration?)
+    /// The server redirected an `https` request to a URL that is not `https`; the redirect was
+    /// not followed (see ``RedirectPolicy``).
+    case insecureRedirect(from: URL, to: URL)
+    /// The credential was rejected and could not be renewed (see ``Authenticator``): the user
+    /// has to sign in again.
+    case credentialRefreshFailed(reason: String)
 
     /// What to do about it by default: transport failures before a complete response (see
     /// `URLError.category`) and statuses 408, 429, 500, 502, 503 and 504 are retryable; 401
@@ -46,8 +57,10 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
             case 408, 429, 500, 502, 503, 504: .retryable
             default: .nonRetryable
             }
-        case .invalidRequest, .invalidResponse, .validation, .decoding:
+        case .invalidRequest, .invalidResponse, .validation, .decoding, .insecureRedirect:
             .nonRetryable
+        case .credentialRefreshFailed:
+            .requiresLogout
         }
     }
 
@@ -78,6 +91,10 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
             "The server did not accept the input."
         case .decoding:
             "The server's answer has a format this version of the app does not understand. Please update the app."
+        case .insecureRedirect:
+            "The server tried to move the connection to one that is not secure."
+        case .credentialRefreshFailed:
+            "Your session has expired. Please sign in again."
         case .server(let status, _, let retryAfter):
             switch (status, retryAfter) {
             case (401, _): "Your session has expired. Please sign in again."
@@ -112,18 +129,42 @@ public enum NetworkError: Error, CategorizedError, RetryAfterProviding, Localize
     }
 
     /// A description for developers, with the details: the URL error, the decoding path, the
-    /// status and the server's reason.
+    /// status and the server's reason; secrets (credentials, secret query items) read
+    /// `<redacted>`.
     public var description: String {
         switch self {
-        case .invalidRequest(let reason): "invalid request: \(reason)"
-        case .transport(let error): "transport error: \(error.code.rawValue) \(error.localizedDescription)"
+        case .invalidRequest(let reason): "invalid request: \(Redaction.text(reason))"
+        case .transport(let error): "transport error: \(error.code.rawValue) \(Redaction.text(error.localizedDescription))"
         case .invalidResponse: "invalid response: not HTTP"
-        case .validation(let reason): "validation error (400): \(reason ?? "no reason given")"
-        case .decoding(let error): "decoding error: \(Self.describe(error))"
+        case .validation(let reason): "validation error (400): \(reason.map(Redaction.text) ?? "no reason given")"
+        case .decoding(let error): "decoding error: \(Redaction.text(Self.describe(error)))"
         case let .server(status, reason, retryAfter):
-            "server error \(status): \(reason ?? "no reason given")"
+            "server error \(status): \(reason.map(Redaction.text) ?? "no reason given")"
                 + (retryAfter.map { ", retry after \(Self.seconds($0)) s" } ?? "")
+        case let .insecureRedirect(from, to):
+            "insecure redirect refused: from \(Redaction.url(from)) to \(Redaction.url(to))"
+        case .credentialRefreshFailed(let reason): "credential refresh failed: \(Redaction.text(reason))"
         }
+    }
+
+    /// The same as ``description``: no secret shown.
+    public var debugDescription: String { description }
+
+    /// The case and its description, for `dump`: the associated values are not reflected, so
+    /// that no URL error's failing URL or server text shows a secret.
+    public var customMirror: Mirror {
+        let name =
+            switch self {
+            case .invalidRequest: "invalidRequest"
+            case .transport: "transport"
+            case .invalidResponse: "invalidResponse"
+            case .validation: "validation"
+            case .decoding: "decoding"
+            case .server: "server"
+            case .insecureRedirect: "insecureRedirect"
+            case .credentialRefreshFailed: "credentialRefreshFailed"
+            }
+        return Mirror(self, children: [name: description], displayStyle: .enum)
     }
 
     /// Whole seconds, rounded up, saturating.

@@ -18,13 +18,17 @@ extension URLSession {
     /// process (a session with a URL cache, as `URLSession.shared` has, or with URL protocols
     /// of the app's): there it runs to its end and its result is dropped.
     ///
+    /// Redirects are followed as `redirectPolicy` says: by default, a redirect to another
+    /// origin is followed without the request's `Authorization`, `Proxy-Authorization` and
+    /// `Cookie` headers, and one from `https` to `http` fails (see ``RedirectPolicy``).
+    ///
     /// ```swift
     /// let answer = URLSession.shared.requestPublisher(for: URLRequest(url: url))
     ///     .validateStatus()
     ///     .decode(type: Availability.self, decoder: JSONDecoder())
     /// ```
-    public func requestPublisher(for request: URLRequest) -> RequestPublisher {
-        RequestPublisher(session: self, request: .success(request))
+    public func requestPublisher(for request: URLRequest, redirectPolicy: RedirectPolicy = .default) -> RequestPublisher {
+        RequestPublisher(session: self, request: .success(request), redirectPolicy: redirectPolicy)
     }
 
     /// A publisher that performs a GET of `url`; see ``requestPublisher(for:)-(URLRequest)``.
@@ -55,7 +59,9 @@ extension URLSession {
     /// ```swift
     /// let publisher: URLSession.RequestPublisher = URLSession.shared.requestPublisher(for: url)
     /// ```
-    public struct RequestPublisher: Publisher, @unchecked Sendable {
+    public struct RequestPublisher: Publisher, CustomStringConvertible, CustomDebugStringConvertible,
+        CustomReflectable, @unchecked Sendable
+    {
         /// The response body and the HTTP response.
         public typealias Output = (data: Data, response: HTTPURLResponse)
         /// What went wrong: a transport error, or a response that is not HTTP.
@@ -65,22 +71,50 @@ extension URLSession {
         public let session: URLSession
         /// The request, or why it could not be made.
         public let request: Result<URLRequest, NetworkError>
+        /// What is done with a redirect.
+        public let redirectPolicy: RedirectPolicy
 
         /// Makes a publisher of `request` on `session`.
         ///
         /// ```swift
         /// let publisher = URLSession.RequestPublisher(session: .shared, request: .success(URLRequest(url: url)))
         /// ```
-        public init(session: URLSession, request: Result<URLRequest, NetworkError>) {
+        public init(
+            session: URLSession, request: Result<URLRequest, NetworkError>, redirectPolicy: RedirectPolicy = .default
+        ) {
             self.session = session
             self.request = request
+            self.redirectPolicy = redirectPolicy
+        }
+
+        /// The request, with no secret shown: `RequestPublisher(GET http://host/path [Accept: json])`.
+        public var description: String {
+            switch request {
+            case .success(let request): "RequestPublisher(\(Redaction.request(request)))"
+            case .failure(let error): "RequestPublisher(\(error))"
+            }
+        }
+
+        /// The same as ``description``.
+        public var debugDescription: String { description }
+
+        /// The session and the request, with no secret shown.
+        public var customMirror: Mirror {
+            let request: String =
+                switch self.request {
+                case .success(let request): Redaction.request(request)
+                case .failure(let error): error.description
+                }
+            return Mirror(self, children: ["session": "\(session)", "request": request])
         }
 
         /// Attaches `subscriber`; the request starts on its first request for a value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == NetworkError {
             switch request.flatMap(Self.checked) {
             case .success(let request):
-                subscriber.receive(subscription: RequestSubscription(session: session, request: request, downstream: subscriber))
+                subscriber.receive(
+                    subscription: RequestSubscription(
+                        session: session, request: request, redirectPolicy: redirectPolicy, downstream: subscriber))
             case .failure(let error):
                 Fail<Output, NetworkError>(error: error).receive(subscriber: subscriber)
             }
@@ -93,14 +127,14 @@ extension URLSession {
             func invalid(_ reason: String) -> Result<URLRequest, NetworkError> { .failure(.invalidRequest(reason: reason)) }
             guard let url = request.url else { return invalid("the request has no URL") }
             guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                return invalid("unsupported scheme in \(url.absoluteString)")
+                return invalid("unsupported scheme in \(Redaction.url(url))")
             }
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-                return invalid("malformed URL \(url.absoluteString)")
+                return invalid("malformed URL \(Redaction.url(url))")
             }
-            guard let host = components.host, !host.isEmpty else { return invalid("no host in \(url.absoluteString)") }
+            guard let host = components.host, !host.isEmpty else { return invalid("no host in \(Redaction.url(url))") }
             if let port = components.port, !(1...65_535).contains(port) {
-                return invalid("port \(port) out of range in \(url.absoluteString)")
+                return invalid("port \(port) out of range in \(Redaction.url(url))")
             }
             return .success(request)
         }
@@ -115,17 +149,20 @@ protocol RequestCompletion: AnyObject, Sendable {
 
 /// One HTTP exchange for one subscriber.
 final class RequestSubscription<Downstream: Subscriber>: Subscription, RequestCompletion, CustomStringConvertible,
-    @unchecked Sendable
+    CustomReflectable, @unchecked Sendable
 where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure == NetworkError {
     private let session: URLSession
     private let request: URLRequest
+    /// Applies the redirect policy to the task, and remembers a redirect it refused.
+    private let redirects: RedirectDelegate
     private let lock = Lock()
     // Guarded by `lock`.
     private var state: DataTaskStateMachine<Downstream>
 
-    init(session: URLSession, request: URLRequest, downstream: Downstream) {
+    init(session: URLSession, request: URLRequest, redirectPolicy: RedirectPolicy, downstream: Downstream) {
         self.session = session
         self.request = request
+        redirects = RedirectDelegate(policy: redirectPolicy)
         state = DataTaskStateMachine(downstream: downstream)
     }
 
@@ -137,6 +174,7 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
         let task = session.dataTask(with: request) { data, response, error in
             completion.finish(data: data, response: response, error: error)
         }
+        task.delegate = redirects
         switch lock.withLockUnchecked({ state.made(task) }) {
         case .resume: task.resume()
         case .cancelUnstarted: task.cancel()
@@ -145,6 +183,10 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         guard let downstream = lock.withLockUnchecked({ state.ended() }) else { return }
+        if let refusal = redirects.refusal {
+            downstream.receive(completion: .failure(refusal))
+            return
+        }
         if let error {
             let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
             downstream.receive(completion: .failure(.transport(urlError)))
@@ -167,6 +209,11 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     }
 
     var description: String { "RequestPublisher" }
+
+    /// The request, with no secret shown.
+    var customMirror: Mirror {
+        Mirror(self, children: ["request": Redaction.request(request)])
+    }
 }
 
 extension Publisher where Output == URLSession.RequestPublisher.Output, Failure == NetworkError {

@@ -39,7 +39,7 @@ extension URLSession {
     /// ```swift
     /// let publisher: URLSession.DataTaskPublisher = URLSession.shared.dataTaskPublisher(for: url)
     /// ```
-    public struct DataTaskPublisher: Publisher, @unchecked Sendable {
+    public struct DataTaskPublisher: Publisher, CustomReflectable, @unchecked Sendable {
         /// The body and the response.
         public typealias Output = (data: Data, response: URLResponse)
         /// The transport error.
@@ -63,6 +63,12 @@ extension URLSession {
         /// Attaches `subscriber`; the task starts on its first request for a value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
             subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
+        }
+
+        /// The request and the session, the request's credentials, secret query items and body
+        /// shown as `<redacted>`.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["request": Redaction.request(request), "session": "\(session)"])
         }
     }
 }

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Streams
+import StreamsNetworking
+import StreamsTesting
+import Testing
+
+/// No string StreamsNetworking makes of a request, a response, an error or its own types shows a
+/// secret: `SECRET` goes in every place a secret can be, and must come out nowhere.
+@Suite("Secrets never printed")
+struct RedactionTests {
+    static let secret = "SECRET"
+
+    /// Every string the standard library and Foundation make of `value`: its description, its
+    /// debug description, its dump, and, for an error, its localized description.
+    static func strings(of value: Any) -> [String] {
+        var dumped = ""
+        dump(value, to: &dumped)
+        var strings = [String(describing: value), String(reflecting: value), dumped, "\(value)"]
+        if let error = value as? any Error { strings.append(error.localizedDescription) }
+        return strings
+    }
+
+    /// Records every string of `value` that shows the secret.
+    static func expectNoSecret(in value: Any, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for string in strings(of: value) where string.contains(secret) {
+            Issue.record("\(what) shows the secret: \(string)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// A URL with the secret as its password and as the value of every secret query item name,
+    /// in several cases, at `host:port`.
+    static func secretURL(port: Int, scheme: String = "http") -> URL {
+        URL(
+            string: "\(scheme)://user:\(secret)@127.0.0.1:\(port)/x?token=\(secret)&Access_Token=\(secret)"
+                + "&API_KEY=\(secret)&key=\(secret)&PassWord=\(secret)&secret=\(secret)&Signature=\(secret)&page=2")!
+    }
+
+    /// A POST to `url` with the secret in every credential header and in its body.
+    static func secretRequest(_ url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(secret)", forHTTPHeaderField: "Authorization")
+        request.setValue("Basic \(secret)", forHTTPHeaderField: "Proxy-Authorization")
+        request.setValue("sid=\(secret)", forHTTPHeaderField: "Cookie")
+        request.setValue("sid=\(secret)", forHTTPHeaderField: "Set-Cookie")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"password":"\#(secret)"}"#.utf8)
+        request.timeoutInterval = 30
+        return request
+    }
+
+    @Test func aFailingRequestShowsNoSecretInItsErrorPublisherOrSubscription() async throws {
+        let port = try MisbehavingServer.closedPort()
+        let request = Self.secretRequest(Self.secretURL(port: port))
+        let publisher = URLSession(configuration: .ephemeral).requestPublisher(for: request)
+        Self.expectNoSecret(in: publisher, "the request publisher")
+        #expect(String(describing: publisher).contains("<redacted>"))
+        #expect(String(describing: publisher).contains("page=2"))  // what is not a secret stays
+
+        let waiting = TestSubscriber<URLSession.RequestPublisher.Output, NetworkError>(initialDemand: nil)
+        publisher.subscribe(waiting)
+        Self.expectNoSecret(in: try #require(waiting.subscription), "the request subscription")
+        waiting.cancel()
+
+        let result = await RedirectPolicyTests.outcome(of: publisher)
+        guard case .failure(let error) = result, case .transport = error else {
+            Issue.record("expected a transport error, got \(result)")
+            return
+        }
+        Self.expectNoSecret(in: error, "the transport error")
+    }
+
+    @Test func everyNetworkErrorShowsNoSecret() throws {
+        let url = Self.secretURL(port: 8080, scheme: "https")
+        let failingURL = URLError(
+            .cannotConnectToHost,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: url,
+                NSLocalizedDescriptionKey: "Could not connect to \(url.absoluteString)",
+            ])
+        let errors: [NetworkError] = [
+            .invalidRequest(reason: "unsupported scheme in ftp://h/x?token=\(Self.secret)"),
+            .transport(failingURL),
+            .validation(reason: "bad signature=\(Self.secret)"),
+            .server(status: 500, reason: "echo: api_key=\(Self.secret)", retryAfter: .seconds(3)),
+            .decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "at ?secret=\(Self.secret)"))),
+            .insecureRedirect(from: url, to: Self.secretURL(port: 80)),
+            .credentialRefreshFailed(reason: "refresh of token=\(Self.secret) refused"),
+        ]
+        for error in errors {
+            Self.expectNoSecret(in: error, "\(error.customMirror.children.first?.label ?? "?")")
+        }
+        // A malformed URL is reported before any I/O without its secrets.
+        let session = URLSession(configuration: .ephemeral)
+        let invalid = session.requestPublisher(for: "ftp://127.0.0.1/x?access_token=\(Self.secret)")
+        let recorder = TestSubscriber<URLSession.RequestPublisher.Output, NetworkError>()
+        invalid.subscribe(recorder)
+        guard case .failure(let error) = recorder.completion else {
+            Issue.record("expected invalidRequest")
+            return
+        }
+        Self.expectNoSecret(in: error, "invalidRequest")
+        #expect(error.description.contains("access_token=<redacted>"))
+    }
+
+    @Test func redirectsAndTheirDecisionsShowNoSecret() throws {
+        let from = Self.secretURL(port: 443, scheme: "https")
+        let response = try #require(
+            HTTPURLResponse(
+                url: from, statusCode: 302, httpVersion: "HTTP/1.1",
+                headerFields: ["Location": Self.secretURL(port: 80).absoluteString, "Set-Cookie": "sid=\(Self.secret)"]))
+        let redirect = RedirectPolicy.Redirect(response: response, request: Self.secretRequest(Self.secretURL(port: 80)))
+        Self.expectNoSecret(in: redirect, "a redirect")
+        let sameOrigin = RedirectPolicy.Redirect(
+            response: response, request: Self.secretRequest(Self.secretURL(port: 443, scheme: "https")))
+        for (name, policy) in [("default", RedirectPolicy.default), ("never", .never), ("sameOriginOnly", .sameOriginOnly)] {
+            Self.expectNoSecret(in: policy.decision(for: redirect), "the \(name) decision on a downgrade")
+            Self.expectNoSecret(in: policy.decision(for: sameOrigin), "the \(name) decision on a same-origin redirect")
+            Self.expectNoSecret(in: policy, "the \(name) policy")
+        }
+    }
+
+    @Test func credentialsAndAuthenticatorsShowNoSecret() async throws {
+        let credential = Credential.bearer(Self.secret)
+        Self.expectNoSecret(in: credential, "a credential")
+        #expect(credential.description == "Credential(<redacted>)")
+
+        struct FailingProvider: CredentialProvider {
+            func storedCredential() -> Credential? { .bearer(RedactionTests.secret) }
+            func refresh(rejected: Credential?) -> AnyPublisher<Credential, NetworkError> {
+                Fail(error: .invalidRequest(reason: "refresh_token=x&token=\(RedactionTests.secret)")).eraseToAnyPublisher()
+            }
+        }
+        let server = try LoopbackHTTPServer { _ in LoopbackHTTPServer.Response(status: 401) }
+        defer { server.stop() }
+        let authenticator = Authenticator(
+            session: URLSession(configuration: .ephemeral), origin: server.url("/"), provider: FailingProvider())
+        Self.expectNoSecret(in: authenticator, "an authenticator")
+        let result = await RedirectPolicyTests.outcome(of: authenticator.requestPublisher(for: server.url("/me")))
+        guard case .failure(let error) = result, case .credentialRefreshFailed = error else {
+            Issue.record("expected credentialRefreshFailed, got \(result)")
+            return
+        }
+        Self.expectNoSecret(in: error, "a failed refresh")
+        Self.expectNoSecret(in: authenticator, "an authenticator after a refresh")
+    }
+
+    @Test func theDataTaskPublisherShowsNoSecret() {
+        let publisher = URLSession(configuration: .ephemeral).dataTaskPublisher(for: Self.secretRequest(Self.secretURL(port: 80)))
+        Self.expectNoSecret(in: publisher, "the data task publisher")
+    }
+}
+#endif
