@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsRecovery
 import StreamsTesting
@@ -192,5 +193,24 @@ struct MinimumDurationTests {
         #expect(attempts.items.map(\.description) == ["t=0s", "t=500ms", "t=1s"])
         #expect(subscriber.completion == .finished)
         #expect(scheduler.now.description == "t=1.5s")
+    }
+
+    @Test func valuesSentWhileTheHeldOnesAreHandedOverKeepTheirOrder() {
+        // A sender on another thread races the deadline: values it sends while the held ones
+        // are being handed over queue behind them, and none is lost or reordered.
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let received = Log<Int>()
+            let done = DispatchSemaphore(value: 0)
+            let cancellable = subject.minimumDuration(.milliseconds(1), scheduler: DispatchQueue.global())
+                .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { received.append($0) })
+            DispatchQueue.global().async {
+                for value in 0..<2_000 { subject.send(value) }
+                subject.send(completion: .finished)
+            }
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            #expect(received.items == Array(0..<2_000))
+            cancellable.cancel()
+        }
     }
 }
