@@ -13,9 +13,10 @@ import Streams
 ///    - `.requiresLogout`: "Log Out", which runs `logOut`;
 ///    - `.nonRetryable`: "OK" (trying again would give the same answer).
 ///
-/// The message is the error's `LocalizedError.errorDescription`, or a general sentence for its
-/// category; never the error's code-level `description`. The source is the error's own
-/// (``ErrorSourceProviding``), or: retryable → external system unavailable, requires logout →
+/// The message is the error's `LocalizedError.errorDescription` (or a `PresentableError`'s
+/// message), or a general sentence for its category; never the error's code-level
+/// `description`. A `PresentableError` gives the title. The source is the error's own
+/// (``ErrorSourceProviding``, or a `PresentableError`'s origin), or: retryable → external system unavailable, requires logout →
 /// external system behaved unexpectedly, fatal → internal inconsistency, otherwise internal
 /// inconsistency.
 ///
@@ -59,8 +60,8 @@ public struct DefaultErrorHandler: ErrorHandler {
     /// ```
     public func defaultPresentation(for error: any Error) -> ErrorPresentation {
         let category = error.resolveCategory()
-        let source = (error as? any ErrorSourceProviding)?.source
-        let message = (error as? any LocalizedError)?.errorDescription
+        let source = Self.ownSource(of: error)
+        let message = Self.ownMessage(of: error)
         if error is any FatalError {
             let report = onFatalError
             return ErrorPresentation(
@@ -83,7 +84,7 @@ public struct DefaultErrorHandler: ErrorHandler {
         }
         return ErrorPresentation(
             source: source ?? Self.source(for: category),
-            title: source == nil && category == .requiresLogout ? "Signed Out" : nil,
+            title: Self.ownTitle(of: error) ?? (source == nil && category == .requiresLogout ? "Signed Out" : nil),
             message: message ?? Self.message(for: category),
             options: options)
     }
