@@ -12,7 +12,7 @@ import StreamsTesting
 import Testing
 
 @Suite("Building requests")
-struct HTTPRequestTests {
+struct APIRequestTests {
     struct NewOrder: Codable, Equatable {
         let item: String
         let count: Int
@@ -22,7 +22,7 @@ struct HTTPRequestTests {
         let server = try LoopbackHTTPServer { _ in .status(201, body: "{}") }
         defer { server.stop() }
         let base = server.url("/api/v1/")
-        let request = HTTPRequest(
+        let request = APIRequest(
             .post, "/orders/tea & cake",
             query: [
                 URLQueryItem(name: "note", value: "a&b=c+d é"), URLQueryItem(name: "flag", value: nil),
@@ -44,16 +44,16 @@ struct HTTPRequestTests {
 
     @Test func aBaseWithoutATrailingSlashAndAPathWithoutALeadingOneAreJoined() throws {
         let base = try #require(URL(string: "https://api.example.com/v1"))
-        let url = try HTTPRequest(.get, "users/42").urlRequest(relativeTo: base).get().url
+        let url = try APIRequest(.get, "users/42").urlRequest(relativeTo: base).get().url
         #expect(url?.absoluteString == "https://api.example.com/v1/users/42")
-        let question = try HTTPRequest(.get, "what?#now").urlRequest(relativeTo: base).get().url
+        let question = try APIRequest(.get, "what?#now").urlRequest(relativeTo: base).get().url
         #expect(question?.absoluteString == "https://api.example.com/v1/what%3F%23now")
-        let percent = try HTTPRequest(.get, "100%").urlRequest(relativeTo: base).get().url
+        let percent = try APIRequest(.get, "100%").urlRequest(relativeTo: base).get().url
         #expect(percent?.absoluteString == "https://api.example.com/v1/100%25")
     }
 
     @Test func aBodyThatCannotBeEncodedFailsBeforeAnyIO() throws {
-        let request = HTTPRequest(.put, "numbers").json(["x": Double.nan])
+        let request = APIRequest(.put, "numbers").json(["x": Double.nan])
         let recorder = TestSubscriber<URLSession.RequestPublisher.Output, NetworkError>()
         freshSession().requestPublisher(for: request, relativeTo: try #require(URL(string: "http://127.0.0.1:1/")))
             .subscribe(recorder)
@@ -66,8 +66,8 @@ struct HTTPRequestTests {
 
     @Test func theMethodDecidesWhetherARetryIsSafe() throws {
         let base = try #require(URL(string: "https://api.example.com/"))
-        for (method, safe) in [(HTTPRequest.Method.get, true), (.put, true), (.delete, true), (.post, false), (.patch, false)] {
-            let request = try HTTPRequest(method, "x").urlRequest(relativeTo: base).get()
+        for (method, safe) in [(APIRequest.Method.get, true), (.put, true), (.delete, true), (.post, false), (.patch, false)] {
+            let request = try APIRequest(method, "x").urlRequest(relativeTo: base).get()
             #expect(SentRequest(request).isSafeToRepeat == safe, "\(method.rawValue)")
         }
     }

@@ -15,17 +15,17 @@ import Streams
 ///   `=`, `+` and spaces in a value arrive as sent.
 ///
 /// ```swift
-/// let order = HTTPRequest(.post, "orders", query: [URLQueryItem(name: "notify", value: "a&b")])
+/// let order = APIRequest(.post, "orders", query: [URLQueryItem(name: "notify", value: "a&b")])
 ///     .header("Authorization", "Bearer \(token)")
 ///     .json(NewOrder(item: "tea"))
 ///     .idempotencyKey()
 /// URLSession.shared.requestPublisher(for: order, relativeTo: api)   // POST https://api.example.com/v1/orders?notify=a%26b
 /// ```
-public struct HTTPRequest: Sendable {
+public struct APIRequest: Sendable {
     /// An HTTP method.
     ///
     /// ```swift
-    /// let method: HTTPRequest.Method = .patch
+    /// let method: APIRequest.Method = .patch
     /// ```
     public struct Method: RawRepresentable, Sendable, Hashable {
         /// The method's name, upper-case.
@@ -63,7 +63,7 @@ public struct HTTPRequest: Sendable {
     /// Makes a request for `path` with `method`.
     ///
     /// ```swift
-    /// let search = HTTPRequest(.get, "search", query: [URLQueryItem(name: "q", value: "tea & cake")])
+    /// let search = APIRequest(.get, "search", query: [URLQueryItem(name: "q", value: "tea & cake")])
     /// ```
     public init(_ method: Method = .get, _ path: String, query: [URLQueryItem] = [], headers: [String: String] = [:]) {
         self.method = method
@@ -77,7 +77,7 @@ public struct HTTPRequest: Sendable {
     /// ```swift
     /// let authorised = request.header("Authorization", "Bearer \(token)")
     /// ```
-    public func header(_ name: String, _ value: String) -> HTTPRequest {
+    public func header(_ name: String, _ value: String) -> APIRequest {
         var request = self
         request.headers[name] = value
         return request
@@ -88,9 +88,9 @@ public struct HTTPRequest: Sendable {
     /// ``NetworkError/invalidRequest(reason:)`` before anything is sent.
     ///
     /// ```swift
-    /// let create = HTTPRequest(.post, "users").json(NewUser(name: "alice"))
+    /// let create = APIRequest(.post, "users").json(NewUser(name: "alice"))
     /// ```
-    public func json<Body: Encodable>(_ value: Body, encoder: JSONEncoder = JSONEncoder()) -> HTTPRequest {
+    public func json<Body: Encodable>(_ value: Body, encoder: JSONEncoder = JSONEncoder()) -> APIRequest {
         var request = self
         request.body = Result { try encoder.encode(value) }.mapError {
             .invalidRequest(reason: "the body could not be encoded: \($0)")
@@ -104,16 +104,16 @@ public struct HTTPRequest: Sendable {
     /// retry sends the same one.
     ///
     /// ```swift
-    /// let payment = HTTPRequest(.post, "payments").json(payment).idempotencyKey()
+    /// let payment = APIRequest(.post, "payments").json(payment).idempotencyKey()
     /// ```
-    public func idempotencyKey(_ key: String = UUID().uuidString) -> HTTPRequest {
+    public func idempotencyKey(_ key: String = UUID().uuidString) -> APIRequest {
         header(URLRequest.idempotencyKeyHeader, "\"\(key)\"")
     }
 
     /// The `URLRequest` for this request below `baseURL`, or why it cannot be made.
     ///
     /// ```swift
-    /// let request = try HTTPRequest(.get, "users/42").urlRequest(relativeTo: api).get()
+    /// let request = try APIRequest(.get, "users/42").urlRequest(relativeTo: api).get()
     /// ```
     public func urlRequest(relativeTo baseURL: URL) -> Result<URLRequest, NetworkError> {
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
@@ -156,15 +156,15 @@ public struct HTTPRequest: Sendable {
 }
 
 extension URLSession {
-    /// A publisher of `request` below `baseURL` (see ``HTTPRequest``); a request that cannot
+    /// A publisher of `request` below `baseURL` (see ``APIRequest``); a request that cannot
     /// be made fails with ``NetworkError/invalidRequest(reason:)`` before any I/O.
     ///
     /// ```swift
-    /// let user = URLSession.shared.requestPublisher(for: HTTPRequest(.get, "users/42"), relativeTo: api)
+    /// let user = URLSession.shared.requestPublisher(for: APIRequest(.get, "users/42"), relativeTo: api)
     ///     .validateStatus()
     ///     .decode(type: User.self, decoder: JSONDecoder())
     /// ```
-    public func requestPublisher(for request: HTTPRequest, relativeTo baseURL: URL) -> RequestPublisher {
+    public func requestPublisher(for request: APIRequest, relativeTo baseURL: URL) -> RequestPublisher {
         RequestPublisher(session: self, request: request.urlRequest(relativeTo: baseURL))
     }
 }
