@@ -18,12 +18,14 @@ let package = Package(
     targets: [
         .target(name: "Streams"),
         .target(name: "StreamsTesting", dependencies: ["Streams"]),
-        .target(name: "StreamsNetworking", dependencies: ["Streams"]),
+        .target(name: "StreamsNetworking", dependencies: ["Streams", "StreamsDecoding"]),
         .target(name: "StreamsDecoding", dependencies: ["Streams"]),
         .target(name: "StreamsRecovery", dependencies: ["Streams"]),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
-        .testTarget(name: "StreamsNetworkingTests", dependencies: ["Streams", "StreamsNetworking", "StreamsTesting"]),
+        .testTarget(
+            name: "StreamsNetworkingTests",
+            dependencies: ["Streams", "StreamsNetworking", "StreamsDecoding", "StreamsRecovery", "StreamsTesting"]),
         .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
         .testTarget(name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsRecovery", "StreamsTesting"]),
         // Threads hammering subjects and operators; bounded in count and time, run in every pass.

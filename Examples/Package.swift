@@ -3,7 +3,8 @@ import PackageDescription
 
 // The examples: the reference sign-up server (on Hummingbird), the sign-up form's client and the
 // demo script that validates the form through Streams against any server of the sign-up
-// protocol; and the error-handling articles' own examples on a console (ErrorHandlingArticles). Their own package, so that the Streams
+// protocol; the error-handling articles' own examples on a console (ErrorHandlingArticles); the typed
+// catalogue client (StreamsNetworking end to end) and its server. Their own package, so that the Streams
 // library keeps zero dependencies.
 let package = Package(
     name: "StreamsExamples",
@@ -56,6 +57,21 @@ let package = Package(
             ]),
         .executableTarget(name: "error-handling-articles", dependencies: ["ErrorHandlingArticles"]),
         .testTarget(name: "ErrorHandlingArticlesTests", dependencies: ["ErrorHandlingArticles"]),
+            name: "CatalogServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "CatalogClient",
+            dependencies: [
+                .product(name: "StreamsNetworking", package: "Streams"),
+                .product(name: "StreamsDecoding", package: "Streams"),
+                .product(name: "StreamsRecovery", package: "Streams"),
+            ]),
+        .executableTarget(name: "catalog-demo", dependencies: ["CatalogServer", "CatalogClient"]),
+        .testTarget(name: "CatalogTests", dependencies: ["CatalogServer", "CatalogClient"]),
         .testTarget(
             name: "SignUpTests",
             dependencies: [

@@ -18,6 +18,14 @@ let package = Package(
                 .product(name: "StreamsNetworking", package: "Streams"),
             ],
             path: "Sources/NetworkResponseFuzzer"),
+        .executableTarget(
+            name: "fuzz-error-body",
+            dependencies: [.product(name: "StreamsNetworking", package: "Streams")],
+            path: "Sources/ErrorBodyFuzzer"),
+        .executableTarget(
+            name: "fuzz-rate-limit",
+            dependencies: [.product(name: "StreamsNetworking", package: "Streams")],
+            path: "Sources/RateLimitFuzzer"),
     ],
     swiftLanguageModes: [.v6]
 )

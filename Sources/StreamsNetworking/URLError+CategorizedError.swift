@@ -22,6 +22,10 @@ import Streams
 /// | authentication required | -1013 `userAuthenticationRequired` | — | requires logout |
 /// | anything else, including cancelled | | | not retryable |
 ///
+/// Inside a ``NetworkError``, a retryable failure that may have reached the server (all of the
+/// above but refused, DNS and offline) is retried only for a request that is safe to repeat
+/// (``SentRequest/isSafeToRepeat``).
+///
 /// ```swift
 /// let profile = Deferred { fetchProfile() }        // fails with URLError
 ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
@@ -43,6 +47,25 @@ extension URLError: CategorizedError {
         default:
             return .nonRetryable
         }
+    }
+
+    /// Whether the request cannot have reached the server: no connection could be made (no
+    /// network, no host found, the connection refused). Such a failure may be retried for any
+    /// method; a timeout or a connection lost during the exchange may not, since the server may
+    /// have acted on the request.
+    var failedBeforeSending: Bool {
+        switch code {
+        case .cannotFindHost, .dnsLookupFailed, .cannotConnectToHost, .notConnectedToInternet, .internationalRoamingOff,
+            .callIsActive, .dataNotAllowed:
+            true
+        default:
+            false
+        }
+    }
+
+    /// Whether the device has no usable network.
+    var isOffline: Bool {
+        [.notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff].contains(code)
     }
 
     /// Whether this is Linux's report of a connection that broke during the exchange: libcurl

@@ -6,7 +6,7 @@ import Streams
 
 extension URLSession {
     /// A publisher that performs `request` once per subscription, when the subscriber first asks
-    /// for a value, and sends the body and the HTTP response.
+    /// for a value, and sends the body with the HTTP response (``NetworkResponse``).
     ///
     /// A request that cannot be sent (no URL, a scheme other than `http` or `https`, no host, a
     /// port outside 1...65535) fails with ``NetworkError/invalidRequest(reason:)`` as soon as it
@@ -62,8 +62,8 @@ extension URLSession {
     public struct RequestPublisher: Publisher, CustomStringConvertible, CustomDebugStringConvertible,
         CustomReflectable, @unchecked Sendable
     {
-        /// The response body and the HTTP response.
-        public typealias Output = (data: Data, response: HTTPURLResponse)
+        /// The response body, the HTTP response and the request it answers.
+        public typealias Output = NetworkResponse<Data>
         /// What went wrong: a transport error, or a response that is not HTTP.
         public typealias Failure = NetworkError
 
@@ -189,14 +189,14 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
         }
         if let error {
             let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error])
-            downstream.receive(completion: .failure(.transport(urlError)))
+            downstream.receive(completion: .failure(.transport(urlError, request: SentRequest(request))))
             return
         }
         guard let response = response as? HTTPURLResponse else {
             downstream.receive(completion: .failure(.invalidResponse))
             return
         }
-        _ = downstream.receive((data ?? Data(), response))
+        _ = downstream.receive(NetworkResponse(value: data ?? Data(), response: response, request: SentRequest(request)))
         downstream.receive(completion: .finished)
     }
 
@@ -213,43 +213,5 @@ where Downstream.Input == URLSession.RequestPublisher.Output, Downstream.Failure
     /// The request, with no secret shown.
     var customMirror: Mirror {
         Mirror(self, children: ["request": Redaction.request(request)])
-    }
-}
-
-extension Publisher where Output == URLSession.RequestPublisher.Output, Failure == NetworkError {
-    /// Passes on the body of a 2xx response and turns any other status into the matching
-    /// ``NetworkError`` (see ``NetworkError/validate(data:response:)``).
-    ///
-    /// ```swift
-    /// let body = URLSession.shared.requestPublisher(for: url).validateStatus()
-    /// ```
-    public func validateStatus() -> AnyPublisher<Data, NetworkError> {
-        flatMap(maxPublishers: .max(1)) { NetworkError.validate(data: $0.data, response: $0.response).publisher }
-            .eraseToAnyPublisher()
-    }
-}
-
-extension Publisher where Output == Data, Failure == NetworkError {
-    /// Decodes the body; a decoding failure becomes ``NetworkError/decoding(_:)``, so the whole
-    /// pipeline keeps one error type.
-    ///
-    /// ```swift
-    /// let availability = body.decode(type: Availability.self, decoder: JSONDecoder())
-    /// ```
-    public func decode<Item: Decodable, Coder: TopLevelDecoder>(
-        type: Item.Type,
-        decoder: Coder
-    ) -> AnyPublisher<Item, NetworkError> where Coder.Input == Data {
-        flatMap(maxPublishers: .max(1)) { data -> Result<Item, NetworkError>.Publisher in
-            do {
-                return .init(try decoder.decode(Item.self, from: data))
-            } catch let error as DecodingError {
-                return .init(.decoding(error))
-            } catch {
-                return .init(
-                    .decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "\(error)", underlyingError: error))))
-            }
-        }
-        .eraseToAnyPublisher()
     }
 }

@@ -41,7 +41,7 @@ struct AuthenticatorTests {
                     Thread.detachNewThread {
                         _ = gate?.wait(timeout: .now() + 30)
                         if fails {
-                            promise(.failure(.server(status: 400, reason: "invalid_grant", retryAfter: nil)))
+                            promise(.failure(.validation(HTTPErrorResponse(status: 400, problem: ProblemDetails(detail: "invalid_grant")))))
                         } else {
                             promise(.success(.bearer("fresh")))
                         }

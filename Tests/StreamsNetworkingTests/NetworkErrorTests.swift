@@ -44,15 +44,15 @@ struct NetworkErrorTests {
     @Test func badRequestCarriesTheServersReason() {
         let url = "http://stub.test/bad"
         StubURLProtocol.set(.init(status: 400, body: Data(#"{"error": true, "reason": "emptyName"}"#.utf8)), for: url)
-        guard case .validation(let reason) = check(url).error else { Issue.record("expected a validation error"); return }
-        #expect(reason == "emptyName")
+        guard case .validation(let failure) = check(url).error else { Issue.record("expected a validation error"); return }
+        #expect(failure.reason == "emptyName")
     }
 
     @Test func serverErrorWithoutJSONKeepsTheStatus() {
         let url = "http://stub.test/broken"
         StubURLProtocol.set(.init(status: 500, body: Data("<html>oops</html>".utf8)), for: url)
         let error = check(url).error
-        guard case .server(500, nil, nil) = error else {
+        guard case .server(let failure) = error, failure.status == 500, failure.problem == nil, failure.retryAfter == nil else {
             Issue.record("expected a 500, got \(String(describing: error))"); return
         }
         #expect(error?.category == .retryable)
@@ -126,7 +126,7 @@ struct NetworkErrorTests {
         let url = "http://stub.test/down"
         StubURLProtocol.set(.init(error: URLError(.cannotConnectToHost)), for: url)
         let error = check(url).error
-        guard case .transport(let urlError) = error else { Issue.record("expected a transport error"); return }
+        guard case .transport(let urlError, _) = error else { Issue.record("expected a transport error"); return }
         #expect(urlError.code == .cannotConnectToHost)
         #expect(error?.category == .retryable)
     }
@@ -153,5 +153,31 @@ struct NetworkErrorTests {
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(StubURLProtocol.requests(to: url) == 3)
         cancellable.cancel()
+    }
+}
+
+@Suite("Parsers of what servers send take any bytes")
+struct UntrustedInputTests {
+    @Test func problemDetailsTakeAnyBytes() {
+        var generator = SeededRandomNumberGenerator(seed: 22)
+        let pieces = [
+            "{", "}", "[", "]", "\"", ":", ",", "\"errors\"", "\"error\"", "\"message\"", "\"status\"", "1e999", "-0", "null",
+            "true", "\"\\u0000\"", "\u{FFFF}", "\"detail\"", "\"invalid-params\"", "9999999999999999999999",
+        ]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...40, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            _ = ProblemDetails.parse(Data(text.utf8))
+            let bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            _ = ProblemDetails.parse(Data(bytes))
+            _ = RateLimitHint.rateLimitField(text)
+            _ = RateLimitHint.reset(text, now: Date())
+        }
+        #expect(ProblemDetails.parse(Data((String(repeating: "[", count: 20_000)).utf8)) == nil)
+        #expect(ProblemDetails.parse(Data(#"{"status": 1e300, "message": ""}"#.utf8)) == nil)
+        #expect(RateLimitHint.reset("99999999999999999999", now: Date()) == nil)
+        #expect(RateLimitHint.reset(" 12 ", now: Date()) == .seconds(12))
+        #expect(RateLimitHint.reset("1700000060", now: .distantFuture) == .zero)
+        #expect(RateLimitHint.reset("1700000060", now: Date(timeIntervalSince1970: .nan)) == nil)
     }
 }

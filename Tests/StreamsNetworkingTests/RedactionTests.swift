@@ -86,8 +86,10 @@ struct RedactionTests {
         let errors: [NetworkError] = [
             .invalidRequest(reason: "unsupported scheme in ftp://h/x?token=\(Self.secret)"),
             .transport(failingURL),
-            .validation(reason: "bad signature=\(Self.secret)"),
-            .server(status: 500, reason: "echo: api_key=\(Self.secret)", retryAfter: .seconds(3)),
+            .validation(HTTPErrorResponse(status: 400, problem: ProblemDetails(detail: "bad signature=\(Self.secret)"))),
+            .server(
+                HTTPErrorResponse(
+                    status: 500, problem: ProblemDetails(detail: "echo: api_key=\(Self.secret)"), retryAfter: .seconds(3))),
             .decoding(.dataCorrupted(.init(codingPath: [], debugDescription: "at ?secret=\(Self.secret)"))),
             .insecureRedirect(from: url, to: Self.secretURL(port: 80)),
             .credentialRefreshFailed(reason: "refresh of token=\(Self.secret) refused"),
@@ -153,6 +155,29 @@ struct RedactionTests {
     @Test func theDataTaskPublisherShowsNoSecret() {
         let publisher = URLSession(configuration: .ephemeral).dataTaskPublisher(for: Self.secretRequest(Self.secretURL(port: 80)))
         Self.expectNoSecret(in: publisher, "the data task publisher")
+    }
+
+    @Test func responsesErrorResponsesAndAPIRequestsShowNoSecret() throws {
+        let url = Self.secretURL(port: 80)
+        let response = try #require(
+            HTTPURLResponse(
+                url: url, statusCode: 401, httpVersion: "HTTP/1.1",
+                headerFields: ["Set-Cookie": "sid=\(Self.secret)", "WWW-Authenticate": "Bearer"]))
+        let request = SentRequest(Self.secretRequest(url))
+        Self.expectNoSecret(in: NetworkResponse(value: Data(), response: response, request: request), "a network response")
+        let failure = HTTPErrorResponse(
+            status: 401,
+            problem: ProblemDetails(
+                detail: "token=\(Self.secret) expired",
+                fieldErrors: [ProblemDetails.FieldError(field: "key", message: "key=\(Self.secret)")]),
+            request: request, response: response)
+        Self.expectNoSecret(in: failure, "an HTTP error response")
+        Self.expectNoSecret(in: NetworkError(status: failure), "a status error")
+        let apiRequest = APIRequest(.post, "orders", query: [URLQueryItem(name: "api_key", value: Self.secret)])
+            .header("Authorization", "Bearer \(Self.secret)")
+            .header("Cookie", "sid=\(Self.secret)")
+            .json(["password": Self.secret])
+        Self.expectNoSecret(in: apiRequest, "an API request")
     }
 }
 #endif

@@ -178,7 +178,7 @@ struct RedirectPolicyTests {
         let server = try Self.server(redirectingTo: "http://127.0.0.1:PORT/start")
         defer { server.stop() }
         let result = await Self.outcome(of: Self.session.requestPublisher(for: URLRequest(url: server.url("/start"))))
-        guard case .failure(.transport(let error)) = result else {
+        guard case .failure(.transport(let error, _)) = result else {
             Issue.record("expected a transport error, got \(result)")
             return
         }

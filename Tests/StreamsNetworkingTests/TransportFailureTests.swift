@@ -40,7 +40,7 @@ struct TransportFailureTests {
 
     /// The URL error of a transport failure, or a recorded issue.
     static func urlError(_ error: NetworkError?, sourceLocation: SourceLocation = #_sourceLocation) -> URLError? {
-        guard case .transport(let urlError) = error else {
+        guard case .transport(let urlError, _) = error else {
             Issue.record("expected a transport error, got \(String(describing: error))", sourceLocation: sourceLocation)
             return nil
         }

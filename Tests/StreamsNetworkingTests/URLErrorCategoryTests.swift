@@ -91,7 +91,9 @@ struct URLErrorCategoryTests {
 
     @Test func serverErrorsSayWhatHappenedWithoutCodes() {
         func text(_ status: Int, reason: String? = nil, retryAfter: Duration? = nil) -> String? {
-            NetworkError.server(status: status, reason: reason, retryAfter: retryAfter).errorDescription
+            let problem = reason.map { ProblemDetails(detail: $0) }
+            return NetworkError(status: HTTPErrorResponse(status: status, problem: problem, retryAfter: retryAfter))
+                .errorDescription
         }
         #expect(text(503, retryAfter: .seconds(300)) == "The server is busy. Please try again in 5 minutes.")
         #expect(text(503, retryAfter: RetryAfter.unbounded) == "The server is busy. Please try again later.")
@@ -99,8 +101,11 @@ struct URLErrorCategoryTests {
         #expect(text(404) == "What the app asked for could not be found.")
         #expect(text(401) == "Your session has expired. Please sign in again.")
         #expect(text(429) == "The server is busy. Please try again in a moment.")
-        #expect(text(422, reason: "nameTaken") == "The server did not accept the request.")
-        #expect(NetworkError.validation(reason: "tooShort").errorDescription == "The server did not accept the input.")
+        #expect(text(422, reason: "nameTaken") == "The server did not accept the input.")
+        #expect(text(418) == "The server did not accept the request.")
+        #expect(
+            NetworkError.validation(HTTPErrorResponse(status: 400, problem: ProblemDetails(detail: "tooShort"))).errorDescription
+                == "The server did not accept the input.")
         for status in [400, 401, 403, 404, 409, 422, 429, 500, 502, 503] {
             for hint in [nil, Duration.seconds(5), RetryAfter.unbounded] {
                 let words = text(status, reason: "someReasonCode", retryAfter: hint) ?? ""

@@ -41,7 +41,7 @@ public final class SignUpForm<S: Scheduler>: @unchecked Sendable {
             .map { name -> AnyPublisher<(name: String, result: Result<Bool, NetworkError>), Never> in
                 if let reason = Self.localRejection(of: name) {
                     events(.notSent(name: name, reason: reason))
-                    return Just((name, .failure(.validation(reason: reason)))).eraseToAnyPublisher()
+                    return Just((name, .failure(FormMessages.rejection(reason)))).eraseToAnyPublisher()
                 }
                 return client.isAvailable(name).asResult().map { (name, $0) }.eraseToAnyPublisher()
             }
@@ -78,14 +78,14 @@ public enum FormMessages {
     /// `NetworkError`'s own sentence for everything else (see Docs/ErrorHandling.md).
     ///
     /// ```swift
-    /// FormMessages.message(for: .failure(.validation(reason: "tooShort")))   // "User names need at least 4 characters"
+    /// FormMessages.message(for: .failure(FormMessages.rejection("tooShort")))   // "User names need at least 4 characters"
     /// ```
     public static func message(for result: Result<Bool, NetworkError>) -> String {
         switch result {
         case .success(true): return "Available"
         case .success(false): return "That name is taken"
-        case .failure(.validation(let reason)):
-            switch reason {
+        case .failure(.validation(let failure)):
+            switch failure.reason {
             case "emptyName": return "Please choose a user name"
             case "tooShort": return "User names need at least 4 characters"
             case "illegalName": return "That name is not allowed"
@@ -94,5 +94,15 @@ public enum FormMessages {
         case .failure(let error):
             return error.errorDescription ?? "Something went wrong. Please try again."
         }
+    }
+
+    /// The validation error the server would give for `reason`, for names the form rejects
+    /// before asking it.
+    ///
+    /// ```swift
+    /// let error = FormMessages.rejection("tooShort")
+    /// ```
+    public static func rejection(_ reason: String?) -> NetworkError {
+        .validation(HTTPErrorResponse(status: 400, problem: reason.map { ProblemDetails(detail: $0) }))
     }
 }

@@ -90,7 +90,7 @@ struct SignUpIntegrationTests {
             let cases = [("", "emptyName"), ("jo", "tooShort"), ("admin", "illegalName"), ("superuser", "illegalName")]
             for (name, reason) in cases {
                 let result = await Self.result(of: client(baseURL, log: log).isAvailable(name))
-                guard case .failure(.validation(reason)) = result else {
+                guard case .failure(.validation(let failure)) = result, failure.reason == reason else {
                     Issue.record("\(name): expected validation(\(reason)), got \(result)")
                     continue
                 }
@@ -114,7 +114,10 @@ struct SignUpIntegrationTests {
         try await Self.withServer { baseURL in
             let log = RetryLog()
             let result = await Self.result(of: client(baseURL, log: log).isAvailable("servererror"))
-            guard case .failure(.server(500, _, nil)) = result else { Issue.record("expected a 500, got \(result)"); return }
+            guard case .failure(.server(let failure)) = result, failure.status == 500, failure.retryAfter == nil else {
+                Issue.record("expected a 500, got \(result)")
+                return
+            }
             #expect(log.retries.isEmpty)
         }
     }

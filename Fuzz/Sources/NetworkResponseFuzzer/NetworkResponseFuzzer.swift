@@ -8,7 +8,7 @@ import StreamsNetworking
 // Input: two bytes of status code (taken modulo 600), then the `Date` header value, the
 // `Retry-After` header value and the body, separated by NUL bytes. Runs the response
 // validation and the decoding, reads every description, and checks the results: a 2xx passes
-// the body through; 400 is a validation error; other statuses carry a wait that is never
+// the body through; only 400 and 422 are validation errors; every error keeps its status and carries a wait that is never
 // negative; a Date header of digits is not a date (the hint is then measured from the
 // client's clock); the decoding failure is a NetworkError.decoding.
 
@@ -61,28 +61,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         decode(passed)
     case .failure(let error):
         check(!(200..<300).contains(status), "status \(status) failed validation")
-        _ = (error.description, error.errorDescription, error.category, error.localizedDescription)
-        switch error {
-        case .validation:
-            check(status == 400, "status \(status) read as a validation error")
-        case .server(let reportedStatus, _, let wait):
-            check(reportedStatus == status && status != 400, "status \(status) read as \(reportedStatus)")
-            guard let wait else { break }
-            check(wait >= .zero && wait <= RetryAfter.unbounded, "wait \(wait)")
-            // A Date header that is only digits (and blanks) is not a date: the hint is then
-            // measured from the client's clock.
-            let digitsOnly = storedDate.map {
-                !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x09 }
-            }
-            if digitsOnly ?? true, let value = storedRetryAfter,
-                let early = RetryAfter.parse(value, now: before), let late = RetryAfter.parse(value, now: after)
-            {
-                check(
-                    wait <= early && wait >= late,
-                    "hint \(value.debugDescription) read as \(wait) with Date \(storedDate.debugDescription)")
-            }
-        default:
+        _ = (
+            error.description, error.errorDescription, error.category, error.localizedDescription, error.presentationTitle,
+            error.origin
+        )
+        guard let failure = error.errorResponse else {
             check(false, "unexpected error \(error)")
+            return 0
+        }
+        check(failure.status == status, "status \(status) read as \(failure.status)")
+        if case .validation = error { check(status == 400 || status == 422, "status \(status) read as a validation error") }
+        guard let wait = failure.retryAfter else { return 0 }
+        check(wait >= .zero && wait <= RetryAfter.unbounded, "wait \(wait)")
+        // A Date header that is only digits (and blanks) is not a date: the hint is then
+        // measured from the client's clock.
+        let digitsOnly = storedDate.map {
+            !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x20 || $0 == 0x09 }
+        }
+        if digitsOnly ?? true, let value = storedRetryAfter,
+            let early = RetryAfter.parse(value, now: before), let late = RetryAfter.parse(value, now: after)
+        {
+            check(
+                wait <= early && wait >= late,
+                "hint \(value.debugDescription) read as \(wait) with Date \(storedDate.debugDescription)")
         }
     }
     return 0

@@ -15,12 +15,13 @@ import Streams
 ///      default) it is also the ``ErrorPresentation/automaticChoice``, taken without asking;
 ///    - `.nonRetryable`: "OK" (trying again would give the same answer).
 ///
-/// The title and message come from the error (see ``UserFacingError``; a `LocalizedError`
-/// with a `failureReason` or `recoverySuggestion` gives its `errorDescription` as the title and
-/// those as the message), or else from its source and a general sentence for its category;
-/// never from the error's code-level `description`. The source is the error's own
-/// (``ErrorSourceProviding``), or: retryable → external system unavailable, requires logout →
-/// external system behaved unexpectedly, otherwise internal inconsistency.
+/// The title and message come from the error (see ``UserFacingError``; a `PresentableError`
+/// gives both; a `LocalizedError` with a `failureReason` or `recoverySuggestion` gives its
+/// `errorDescription` as the title and those as the message), or else from its source and a
+/// general sentence for its category; never from the error's code-level `description`. The
+/// source is the error's own (``ErrorSourceProviding``, or a `PresentableError`'s origin), or:
+/// retryable → external system unavailable, requires logout → external system behaved
+/// unexpectedly, otherwise internal inconsistency.
 ///
 /// ```swift
 /// let handler = DefaultErrorHandler(logOut: { session.end() }, onFatalError: { crashReporter.send($0) })
@@ -71,7 +72,7 @@ public struct DefaultErrorHandler: ErrorHandler {
     /// ```
     public func defaultPresentation(for error: any Error) -> ErrorPresentation {
         let category = error.resolveCategory()
-        let ownSource = (error as? any ErrorSourceProviding)?.source
+        let ownSource = Self.ownSource(of: error)
         let text = PresentationText(for: error)
         if error is any FatalError {
             return fatalPresentation(for: error, source: ownSource, text: text)

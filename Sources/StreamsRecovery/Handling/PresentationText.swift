@@ -1,8 +1,11 @@
 import Foundation
+import Streams
 
 /// The title and message an error gives for itself, if any.
 ///
 /// - A ``UserFacingError``: its `errorDescription` is the message; the title is the source's.
+/// - A `PresentableError` (such as StreamsNetworking's `NetworkError`): its title, and its
+///   `LocalizedError` description or else its presentation message.
 /// - A `LocalizedError` with a `failureReason` or a `recoverySuggestion`: its `errorDescription`
 ///   is the title, and the reason and the suggestion, in that order, make the message (as an
 ///   alert shows Foundation's error: the description in bold, the details below).
@@ -14,6 +17,11 @@ struct PresentationText {
     init(for error: any Error) {
         if let error = error as? any UserFacingError {
             message = error.errorDescription
+            return
+        }
+        if let presentable = error as? any PresentableError {
+            title = presentable.presentationTitle
+            message = (error as? any LocalizedError)?.errorDescription ?? presentable.presentationMessage
             return
         }
         guard let error = error as? any LocalizedError else { return }

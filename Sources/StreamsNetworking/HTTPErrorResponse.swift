@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP response whose status is not a success, as a ``NetworkError`` carries it: the
+/// status, what the server said in the body, its hint for when to try again, the response
+/// itself (headers) and the request it answers.
+///
+/// ```swift
+/// if case .rateLimited(let failure) = error {
+///     print(failure.status, failure.retryAfter ?? .zero, failure.header("RateLimit") ?? "")
+/// }
+/// ```
+public struct HTTPErrorResponse: @unchecked Sendable, CustomStringConvertible {
+    /// The status code.
+    public let status: Int
+    /// What the body said, if it was one of the shapes ``ProblemDetails`` reads (or the
+    /// caller's parser read it) and no longer than ``ProblemDetails/parsingLimit``.
+    public let problem: ProblemDetails?
+    /// When to try again: the `Retry-After` header, and on 429 and 503 also the rate-limit
+    /// headers (``RateLimitHint``), whichever asks for the longest wait.
+    public let retryAfter: Duration?
+    /// The request it answers.
+    public let request: SentRequest
+    /// The response, with its headers; nil for a failure made by hand.
+    public let response: HTTPURLResponse?
+
+    /// Makes a failure; a response is optional so that tests and mocks can make one.
+    ///
+    /// ```swift
+    /// let failure = HTTPErrorResponse(status: 404, problem: ProblemDetails(detail: "No such user"))
+    /// ```
+    public init(
+        status: Int, problem: ProblemDetails? = nil, retryAfter: Duration? = nil, request: SentRequest = .unspecified,
+        response: HTTPURLResponse? = nil
+    ) {
+        self.status = status
+        self.problem = problem
+        self.retryAfter = retryAfter
+        self.request = request
+        self.response = response
+    }
+
+    /// The server's reason: the problem's detail, or else its title.
+    public var reason: String? { problem?.reason }
+
+    /// The field errors the server gave, if any.
+    public var fieldErrors: [ProblemDetails.FieldError] { problem?.fieldErrors ?? [] }
+
+    /// The value of the header `name` (case-insensitive), or nil.
+    ///
+    /// ```swift
+    /// let remaining = failure.header("X-RateLimit-Remaining")
+    /// ```
+    public func header(_ name: String) -> String? {
+        response?.value(forHTTPHeaderField: name)
+    }
+
+    /// `404 (GET): No such user`; a secret the server echoed (`token=…`) reads `<redacted>`.
+    public var description: String {
+        "\(status) (\(request))" + (reason.map { ": \(Redaction.text($0))" } ?? "")
+            + (fieldErrors.isEmpty
+                ? ""
+                : " [\(fieldErrors.map { "\($0.field ?? "-"): \(Redaction.text($0.message))" }.joined(separator: "; "))]")
+            + (retryAfter.map { ", retry after \($0)" } ?? "")
+    }
+}
