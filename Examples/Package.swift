@@ -57,6 +57,7 @@ let package = Package(
             ]),
         .executableTarget(name: "error-handling-articles", dependencies: ["ErrorHandlingArticles"]),
         .testTarget(name: "ErrorHandlingArticlesTests", dependencies: ["ErrorHandlingArticles"]),
+        .target(
             name: "CatalogServer",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -41,7 +41,10 @@ struct AuthenticatorTests {
                     Thread.detachNewThread {
                         _ = gate?.wait(timeout: .now() + 30)
                         if fails {
-                            promise(.failure(.validation(HTTPErrorResponse(status: 400, problem: ProblemDetails(detail: "invalid_grant")))))
+                            promise(
+                                .failure(
+                                    .validation(HTTPErrorResponse(status: 400, problem: ProblemDetails(detail: "invalid_grant"))))
+                            )
                         } else {
                             promise(.success(.bearer("fresh")))
                         }
