@@ -143,9 +143,12 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             (state.task, state.downstream, state.demand, state.isDone)
         }
         let parent: URLSession.DataTaskPublisher? = done ? nil : parent
+        // Combine reflects the task object itself; Foundation's mirror of a task on Linux shows
+        // its request's headers, so the task shows here as its redacted request.
+        let shownTask = task.map { "\(type(of: $0)): \($0.originalRequest.map(Redaction.request) ?? "<no request>")" }
         return Mirror(
             self,
-            children: ["task": task as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])
+            children: ["task": shownTask as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])
     }
 }
 #endif

@@ -65,6 +65,13 @@ struct DataTaskPublisherTests {
         return mirror.displayStyle == .optional && mirror.children.isEmpty
     }
 
+    /// The tasks `session` has not finished yet.
+    static func tasks(of session: URLSession) async -> [URLSessionTask] {
+        await withCheckedContinuation { continuation in
+            session.getAllTasks { continuation.resume(returning: $0) }
+        }
+    }
+
     /// The reflected children of `subscription`, by label, in order.
     static func children(of subscription: (any Subscription)?) -> [(label: String, value: Any)] {
         guard let subscription else { return [] }
@@ -89,7 +96,7 @@ struct DataTaskPublisherTests {
         #expect(subscriber.events.count == 1)  // the subscription only
     }
 
-    @Test func resumingAgainRestartsASuspendedTask() throws {
+    @Test func resumingAgainRestartsASuspendedTask() async throws {
         // A real task: suspended by someone else, it runs again on the next request.
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubURLProtocol.self]
@@ -100,7 +107,7 @@ struct DataTaskPublisherTests {
         let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
         session.dataTaskPublisher(for: try #require(URL(string: url))).subscribe(subscriber)
         subscriber.request(.max(1))
-        let task = try #require(Self.children(of: subscriber.subscription).first?.value as? URLSessionDataTask)
+        let task = try #require(await Self.tasks(of: session).first as? URLSessionDataTask)
         #expect(task.state == .running)
         task.suspend()
         #expect(task.state == .suspended)
@@ -150,7 +157,9 @@ struct DataTaskPublisherTests {
 
         subscriber.request(.max(2))
         children = Self.children(of: subscription)
-        #expect(children[0].value as? URLSessionDataTask === session.tasks.first)
+        // The task shows as its redacted request rather than as Foundation's object, whose
+        // mirror prints the request's headers.
+        #expect((children[0].value as? String)?.hasPrefix("Task: ") == true)
         #expect(children[3].value as? Subscribers.Demand == .max(2))
 
         subscriber.cancel()

@@ -104,7 +104,9 @@ final class RecordingHTTPServer: Sendable {
         case .respond(let status, let headers, let body):
             var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
-            send(connection, Array((head + "\r\n").utf8) + Array(body))
+            // A response to HEAD has the headers of a GET's but no body (RFC 9110, 9.3.2); a
+            // body there confuses the client.
+            send(connection, Array((head + "\r\n").utf8) + (request.method == "HEAD" ? [] : Array(body)))
             _ = close(connection)
         }
     }

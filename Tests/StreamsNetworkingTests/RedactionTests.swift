@@ -155,6 +155,11 @@ struct RedactionTests {
     @Test func theDataTaskPublisherShowsNoSecret() {
         let publisher = URLSession(configuration: .ephemeral).dataTaskPublisher(for: Self.secretRequest(Self.secretURL(port: 80)))
         Self.expectNoSecret(in: publisher, "the data task publisher")
+        let subscriber = TestSubscriber<URLSession.DataTaskPublisher.Output, URLError>(initialDemand: nil)
+        publisher.subscribe(subscriber)
+        subscriber.request(.max(1))
+        Self.expectNoSecret(in: subscriber.subscription as Any, "the data task publisher's subscription")
+        subscriber.cancel()
     }
 
     @Test func responsesErrorResponsesAndAPIRequestsShowNoSecret() throws {
