@@ -411,6 +411,16 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("collect(.byTime)", .named("CollectByTime", children: ["downstream", "buffered"])) { h in
             h.ints.collect(.byTime(h.scheduler, .milliseconds(10))).contract()
         },
+        // Resilience: Streams' own operators.
+        OperatorEntry("circuitBreaker", .named("CircuitBreaker", children: none)) { h in
+            let t = h.tracked
+            return h.ints.circuitBreaker(
+                CircuitBreaker(),
+                when: {
+                    _ = t; return $0 == .oops
+                }, scheduler: h.scheduler
+            ).contract()
+        },
     ]
 }()
 
