@@ -421,6 +421,12 @@ let operatorCatalog: [OperatorEntry] = {
                 }, scheduler: h.scheduler
             ).contract()
         },
+        OperatorEntry("attemptTimeout", .named("AttemptTimeout", children: none)) { h in
+            h.ints.attemptTimeout(.seconds(100), scheduler: h.scheduler).contract()
+        },
+        OperatorEntry("deadline", .named("Deadline", children: none)) { h in
+            h.ints.deadline(.seconds(100), scheduler: h.scheduler).contract()
+        },
     ]
 }()
 
