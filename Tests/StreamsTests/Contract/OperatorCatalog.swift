@@ -427,6 +427,12 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("deadline", .named("Deadline", children: none)) { h in
             h.ints.deadline(.seconds(100), scheduler: h.scheduler).contract()
         },
+        OperatorEntry("concurrencyLimiter", .named("ConcurrencyLimiter", children: none)) { h in
+            h.ints.concurrencyLimiter(ConcurrencyLimiter()).contract()
+        },
+        OperatorEntry("rateLimiter", .named("RateLimiter", children: none)) { h in
+            h.ints.rateLimiter(RateLimiter(permits: 1000, per: .seconds(1)), scheduler: h.scheduler).contract()
+        },
     ]
 }()
 
