@@ -27,18 +27,22 @@
 public final class CircuitBreaker: Sendable {
     /// When the breaker opens, for how long, and how it closes again.
     public let configuration: Configuration
+    /// Told each change of state and each refusal.
+    public let events: ResilienceEvents
 
     let state: LockedState<CircuitBreakerStateMachine>
     private let subject: CurrentValueSubject<CircuitState, Never>
 
-    /// Makes a closed breaker. A value of `configuration` out of range stops the program.
+    /// Makes a closed breaker that tells `events` its changes of state and its refusals. A value
+    /// of `configuration` out of range stops the program.
     ///
     /// ```swift
     /// let breaker = CircuitBreaker(.init(failureRatio: 0.5, window: .count(20), minimumThroughput: 10))
     /// ```
-    public init(_ configuration: Configuration = Configuration()) {
+    public init(_ configuration: Configuration = Configuration(), events: ResilienceEvents = .none) {
         configuration.validate()
         self.configuration = configuration
+        self.events = events
         state = LockedState(CircuitBreakerStateMachine(configuration: configuration))
         subject = CurrentValueSubject(.closed)
     }
@@ -86,7 +90,11 @@ public final class CircuitBreaker: Sendable {
     @usableFromInline
     func acquire(at now: Duration) -> CircuitBreakerStateMachine.AcquireAction {
         let action = state.withLock { $0.acquire(at: now) }
-        if case .permitAndNotify = action { deliverStates() }
+        switch action {
+        case .permitAndNotify: deliverStates()
+        case .reject(let refusal): events.emit(.circuitRejected(refusal))
+        case .permit: break
+        }
         return action
     }
 
@@ -107,7 +115,10 @@ public final class CircuitBreaker: Sendable {
     private func deliverStates() {
         var action = state.withLock { $0.beginDrain() }
         while case .deliver(let states) = action {
-            for next in states { subject.send(next) }
+            for next in states {
+                events.emit(.circuitStateChanged(next))
+                subject.send(next)
+            }
             action = state.withLock { $0.continueDrain() }
         }
     }

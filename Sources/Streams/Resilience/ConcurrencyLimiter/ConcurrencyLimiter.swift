@@ -16,20 +16,23 @@ public final class ConcurrencyLimiter: Sendable {
     public let maxConcurrent: Int
     /// The most subscriptions that wait for a permit.
     public let maxQueued: Int
+    /// Told each refusal.
+    public let events: ResilienceEvents
 
     let state: LockedState<ConcurrencyLimiterStateMachine>
 
-    /// Makes a limiter with every permit free. `maxConcurrent` must be positive and `maxQueued`
-    /// not negative.
+    /// Makes a limiter with every permit free, that tells `events` its refusals. `maxConcurrent`
+    /// must be positive and `maxQueued` not negative.
     ///
     /// ```swift
     /// let limiter = ConcurrencyLimiter(maxConcurrent: 10)
     /// ```
-    public init(maxConcurrent: Int = 1000, maxQueued: Int = 0) {
+    public init(maxConcurrent: Int = 1000, maxQueued: Int = 0, events: ResilienceEvents = .none) {
         precondition(maxConcurrent >= 1, "ConcurrencyLimiter requires maxConcurrent >= 1, got \(maxConcurrent)")
         precondition(maxQueued >= 0, "ConcurrencyLimiter requires maxQueued >= 0, got \(maxQueued)")
         self.maxConcurrent = maxConcurrent
         self.maxQueued = maxQueued
+        self.events = events
         state = LockedState(ConcurrencyLimiterStateMachine(maxConcurrent: maxConcurrent, maxQueued: maxQueued))
     }
 
@@ -49,7 +52,9 @@ public final class ConcurrencyLimiter: Sendable {
 
     @usableFromInline
     func acquire(_ waiter: any GateWaiter) -> ConcurrencyLimiterStateMachine.AcquireAction {
-        state.withLock { $0.acquire(waiter) }
+        let action = state.withLock { $0.acquire(waiter) }
+        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+        return action
     }
 }
 

@@ -5,7 +5,8 @@ extension Publisher {
     ///
     /// The error is not retryable. A retry inside it with `maxElapsed` set no later than the
     /// deadline gives up as soon as its next attempt would start too late, with the last error
-    /// of the upstream rather than this one: it never waits only to be cut off.
+    /// of the upstream rather than this one: it never waits only to be cut off. `events` is told
+    /// each passed deadline.
     ///
     /// ```swift
     /// let user = api.user(id)
@@ -14,8 +15,10 @@ extension Publisher {
     ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)
     /// ```
     @inlinable
-    public func deadline<S: Scheduler>(_ deadline: Duration, scheduler: S) -> Publishers.Deadline<Self, S, Failure> {
-        Publishers.Deadline(upstream: self, deadline: deadline, scheduler: scheduler, lift: { .upstream($0) })
+    public func deadline<S: Scheduler>(
+        _ deadline: Duration, scheduler: S, events: ResilienceEvents = .none
+    ) -> Publishers.Deadline<Self, S, Failure> {
+        Publishers.Deadline(upstream: self, deadline: deadline, scheduler: scheduler, events: events, lift: { .upstream($0) })
     }
 
     /// `deadline(_:scheduler:)` over a publisher that another resilience operator already
@@ -28,10 +31,12 @@ extension Publisher {
     ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)   // Failure stays ResilienceError<APIError>
     /// ```
     @inlinable
-    public func deadline<S: Scheduler, Underlying: Error>(_ deadline: Duration, scheduler: S)
+    public func deadline<S: Scheduler, Underlying: Error>(
+        _ deadline: Duration, scheduler: S, events: ResilienceEvents = .none
+    )
         -> Publishers.Deadline<Self, S, Underlying>
     where Failure == ResilienceError<Underlying> {
-        Publishers.Deadline(upstream: self, deadline: deadline, scheduler: scheduler, lift: { $0 })
+        Publishers.Deadline(upstream: self, deadline: deadline, scheduler: scheduler, events: events, lift: { $0 })
     }
 }
 
@@ -54,19 +59,22 @@ extension Publishers {
         public let deadline: Duration
         /// Where the time is measured.
         public let scheduler: Context
+        /// Told each passed deadline.
+        public let events: ResilienceEvents
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
 
         @inlinable
         init(
-            upstream: Upstream, deadline: Duration, scheduler: Context,
+            upstream: Upstream, deadline: Duration, scheduler: Context, events: ResilienceEvents,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
             precondition(deadline >= .zero, "deadline(_:scheduler:) requires a deadline of zero or more, got \(deadline)")
             self.upstream = upstream
             self.deadline = deadline
             self.scheduler = scheduler
+            self.events = events
             self.lift = lift
         }
 
@@ -76,7 +84,9 @@ extension Publishers {
             upstream.receive(
                 subscriber: TimeLimitSubscription<Upstream, Context, S>(
                     downstream: subscriber, scheduler: scheduler, limit: deadline,
-                    expiry: .deadlineExceeded(DeadlineExceededError(deadline: deadline)), lift: lift, name: "Deadline"))
+                    expiry: .deadlineExceeded(DeadlineExceededError(deadline: deadline)), lift: lift, name: "Deadline",
+                    events: events,
+                    expiryEvent: .deadlineExceeded(deadline: deadline)))
         }
     }
 }

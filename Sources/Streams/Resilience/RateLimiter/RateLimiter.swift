@@ -24,16 +24,20 @@ public final class RateLimiter: Sendable {
     public let burst: Int
     /// The longest a subscription waits for a token before it is refused.
     public let maxWait: Duration
+    /// Told each refusal.
+    public let events: ResilienceEvents
 
     let state: LockedState<RateLimiterStateMachine>
 
-    /// Makes a limiter with a full bucket. `permits` and `period` must be positive; `burst`
-    /// (default `permits`) at least 1; `maxWait` not negative.
+    /// Makes a limiter with a full bucket, that tells `events` its refusals. `permits` and
+    /// `period` must be positive; `burst` (default `permits`) at least 1; `maxWait` not negative.
     ///
     /// ```swift
     /// let limiter = RateLimiter(permits: 100, per: .seconds(60))   // 100 a minute, rejecting beyond
     /// ```
-    public init(permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero) {
+    public init(
+        permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero, events: ResilienceEvents = .none
+    ) {
         precondition(permits >= 1, "RateLimiter requires permits >= 1, got \(permits)")
         let interval = ResilienceTime.nanoseconds(period) / Int64(permits)
         precondition(interval >= 1, "RateLimiter requires a period of at least one nanosecond per permit, got \(period)")
@@ -44,6 +48,7 @@ public final class RateLimiter: Sendable {
         self.period = period
         self.burst = burst
         self.maxWait = maxWait
+        self.events = events
         state = LockedState(
             RateLimiterStateMachine(interval: interval, burst: burst, maxWait: ResilienceTime.nanoseconds(maxWait)))
     }
@@ -61,7 +66,9 @@ public final class RateLimiter: Sendable {
     @usableFromInline
     func acquire(at now: Duration) -> RateLimiterStateMachine.AcquireAction {
         let nanoseconds = ResilienceTime.nanoseconds(now)
-        return state.withLock { $0.acquire(at: nanoseconds) }
+        let action = state.withLock { $0.acquire(at: nanoseconds) }
+        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+        return action
     }
 }
 

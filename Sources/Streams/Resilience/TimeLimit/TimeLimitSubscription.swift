@@ -21,13 +21,21 @@ where Upstream.Output == Downstream.Input {
     @usableFromInline
     let description: String
     @usableFromInline
+    let events: ResilienceEvents
+    /// What `events` is told when time is up.
+    @usableFromInline
+    let expiryEvent: ResilienceEvent
+    @usableFromInline
     let state: LockedState<TimeLimitStateMachine<Downstream>>
 
     @inlinable
     init(
         downstream: Downstream, scheduler: Context, limit: Duration, expiry: Downstream.Failure,
-        lift: @escaping (Upstream.Failure) -> Downstream.Failure, name: String
+        lift: @escaping (Upstream.Failure) -> Downstream.Failure, name: String, events: ResilienceEvents,
+        expiryEvent: ResilienceEvent
     ) {
+        self.events = events
+        self.expiryEvent = expiryEvent
         self.scheduler = scheduler
         self.limit = limit
         self.expiry = expiry
@@ -66,6 +74,7 @@ where Upstream.Output == Downstream.Input {
         guard case .timeOut(let downstream, let upstream, let timer) = state.withLock({ $0.fired() }) else { return }
         timer?.cancel()
         upstream.cancel()
+        events.emit(expiryEvent)
         downstream.receive(completion: .failure(expiry))
     }
 

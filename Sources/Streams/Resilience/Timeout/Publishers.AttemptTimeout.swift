@@ -7,7 +7,8 @@ extension Publisher {
     /// for requests. For a long-lived stream that must not go quiet, use
     /// `timeout(_:scheduler:options:customError:)`, whose wait starts again at every value.
     /// The error is retryable, so `retry` outside it makes another attempt; put `deadline`
-    /// outside the retry to bound all the attempts together.
+    /// outside the retry to bound all the attempts together. `events` is told each attempt that
+    /// times out.
     ///
     /// ```swift
     /// let user = api.user(id)
@@ -16,8 +17,10 @@ extension Publisher {
     ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)
     /// ```
     @inlinable
-    public func attemptTimeout<S: Scheduler>(_ timeout: Duration, scheduler: S) -> Publishers.AttemptTimeout<Self, S, Failure> {
-        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, lift: { .upstream($0) })
+    public func attemptTimeout<S: Scheduler>(
+        _ timeout: Duration, scheduler: S, events: ResilienceEvents = .none
+    ) -> Publishers.AttemptTimeout<Self, S, Failure> {
+        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { .upstream($0) })
     }
 
     /// `attemptTimeout(_:scheduler:)` over a publisher that another resilience operator already
@@ -27,10 +30,12 @@ extension Publisher {
     /// let guarded = request.circuitBreaker(breaker, scheduler: DispatchQueue.main).attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)
     /// ```
     @inlinable
-    public func attemptTimeout<S: Scheduler, Underlying: Error>(_ timeout: Duration, scheduler: S)
+    public func attemptTimeout<S: Scheduler, Underlying: Error>(
+        _ timeout: Duration, scheduler: S, events: ResilienceEvents = .none
+    )
         -> Publishers.AttemptTimeout<Self, S, Underlying>
     where Failure == ResilienceError<Underlying> {
-        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, lift: { $0 })
+        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { $0 })
     }
 }
 
@@ -53,19 +58,22 @@ extension Publishers {
         public let timeout: Duration
         /// Where the time is measured.
         public let scheduler: Context
+        /// Told each timed-out attempt.
+        public let events: ResilienceEvents
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
 
         @inlinable
         init(
-            upstream: Upstream, timeout: Duration, scheduler: Context,
+            upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
             precondition(timeout >= .zero, "attemptTimeout(_:scheduler:) requires a timeout of zero or more, got \(timeout)")
             self.upstream = upstream
             self.timeout = timeout
             self.scheduler = scheduler
+            self.events = events
             self.lift = lift
         }
 
@@ -75,7 +83,9 @@ extension Publishers {
             upstream.receive(
                 subscriber: TimeLimitSubscription<Upstream, Context, S>(
                     downstream: subscriber, scheduler: scheduler, limit: timeout,
-                    expiry: .attemptTimedOut(AttemptTimeoutError(timeout: timeout)), lift: lift, name: "AttemptTimeout"))
+                    expiry: .attemptTimedOut(AttemptTimeoutError(timeout: timeout)), lift: lift, name: "AttemptTimeout",
+                    events: events,
+                    expiryEvent: .attemptTimedOut(timeout: timeout)))
         }
     }
 }
