@@ -411,6 +411,28 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("collect(.byTime)", .named("CollectByTime", children: ["downstream", "buffered"])) { h in
             h.ints.collect(.byTime(h.scheduler, .milliseconds(10))).contract()
         },
+        // Resilience: Streams' own operators.
+        OperatorEntry("circuitBreaker", .named("CircuitBreaker", children: none)) { h in
+            let t = h.tracked
+            return h.ints.circuitBreaker(
+                CircuitBreaker(),
+                when: {
+                    _ = t; return $0 == .oops
+                }, scheduler: h.scheduler
+            ).contract()
+        },
+        OperatorEntry("attemptTimeout", .named("AttemptTimeout", children: none)) { h in
+            h.ints.attemptTimeout(.seconds(100), scheduler: h.scheduler).contract()
+        },
+        OperatorEntry("deadline", .named("Deadline", children: none)) { h in
+            h.ints.deadline(.seconds(100), scheduler: h.scheduler).contract()
+        },
+        OperatorEntry("concurrencyLimiter", .named("ConcurrencyLimiter", children: none)) { h in
+            h.ints.concurrencyLimiter(ConcurrencyLimiter()).contract()
+        },
+        OperatorEntry("rateLimiter", .named("RateLimiter", children: none)) { h in
+            h.ints.rateLimiter(RateLimiter(permits: 1000, per: .seconds(1)), scheduler: h.scheduler).contract()
+        },
     ] + extensionOperatorCatalog
 }()
 

@@ -1,0 +1,67 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite("Stress: limiters shared by several threads")
+struct LimiterStressTests {
+    struct Outage: Error {}
+
+    @Test func aConcurrencyLimiterNeverRunsMoreThanItsPermitsAndLeaksNone() {
+        let limiter = ConcurrencyLimiter(maxConcurrent: 3, maxQueued: 10_000)
+        let threads = 8
+        let calls = scaled(1_000)
+        let running = AtomicInt()
+        let mostRunning = AtomicInt()
+        let unfinished = AtomicInt()
+        let kept = Locked<[AnyCancellable]>([])
+        onThreads(threads) { thread in
+            for index in 0..<calls {
+                let call = Deferred { () -> Just<Int> in
+                    running.add(1)
+                    let now = running.load()
+                    if now > mostRunning.load() { mostRunning.store(now) }
+                    return Just(index)
+                }
+                .handleEvents(receiveOutput: { _ in running.add(-1) })
+                .setFailureType(to: Outage.self)
+                .concurrencyLimiter(limiter)
+                let cancels = (thread + index).isMultiple(of: 3)
+                let done = AtomicInt()
+                if !cancels { unfinished.add(1) }
+                let cancellable = call.sink(
+                    receiveCompletion: { _ in
+                        if !cancels && done.exchange(1) == 0 { unfinished.add(-1) }
+                    }, receiveValue: { _ in })
+                if cancels { cancellable.cancel() } else { kept.withLock { $0.append(cancellable) } }
+            }
+        }
+        // Every call that was not cancelled ends (run or refused), and every permit comes back.
+        spin { unfinished.load() == 0 }
+        #expect(mostRunning.load() <= 3)
+        #expect(limiter.inUse == 0)
+        #expect(limiter.queued == 0)
+        print("stress: concurrency limiter of 3, \(threads) threads x \(calls) calls: at most \(mostRunning.load()) ran at once")
+    }
+
+    @Test func aRateLimiterHandsOutExactlyItsBurst() {
+        let limiter = RateLimiter(permits: 100, per: .seconds(1))
+        let threads = 8
+        let calls = scaled(500)
+        let admitted = AtomicInt()
+        let refused = AtomicInt()
+        onThreads(threads) { _ in
+            for _ in 0..<calls {
+                // The immediate scheduler's time never moves: no token is ever earned back.
+                _ = Just(1).setFailureType(to: Outage.self)
+                    .rateLimiter(limiter, scheduler: ImmediateScheduler.shared)
+                    .sink(
+                        receiveCompletion: { completion in
+                            if case .failure(.limiterRejected) = completion { refused.add(1) }
+                        }, receiveValue: { _ in admitted.add(1) })
+            }
+        }
+        #expect(admitted.load() == min(100, threads * calls))
+        #expect(admitted.load() + refused.load() == threads * calls)
+    }
+}
