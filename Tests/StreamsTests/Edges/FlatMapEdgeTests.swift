@@ -293,7 +293,7 @@ struct FlatMapStateMachineTests {
 
     @Test func movesThroughItsPhases() {
         var machine = Machine(maxPublishers: .max(1), resources: Tracked())
-        guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
+        guard case .awaitingSubscription = machine.phase else { Issue.record("\(machine.phase)"); return }
         let accepted = machine.upstreamSubscribed(RecordingSubscription())
         #expect(accepted)
         let acceptedAgain = machine.upstreamSubscribed(RecordingSubscription())

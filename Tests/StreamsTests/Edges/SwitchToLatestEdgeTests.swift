@@ -239,7 +239,7 @@ struct SwitchToLatestStateMachineTests {
 
     @Test func movesThroughItsPhases() {
         var machine = Machine(resources: Tracked())
-        guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
+        guard case .awaitingSubscription = machine.phase else { Issue.record("\(machine.phase)"); return }
         let accepted = machine.upstreamSubscribed(RecordingSubscription())
         #expect(accepted)
         guard case .subscribed = machine.phase else { Issue.record("\(machine.phase)"); return }

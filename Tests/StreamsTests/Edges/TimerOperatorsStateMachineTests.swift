@@ -29,7 +29,7 @@ import Testing
         var machine = TimeoutStateMachine(downstream: Downstream())
         let event1 = machine.cancel().upstream
         #expect(event1 == nil)
-        #expect(Self.phaseName(machine.phase) == "awaiting", "cancel before the subscription changes nothing")
+        #expect(Self.phaseName(machine.phase) == "awaitingSubscription", "cancel before the subscription changes nothing")
         let upstream = RecordingSubscription()
         guard case .arm = machine.receiveSubscription(upstream) else { Issue.record("not armed"); return }
         guard case .cancel = machine.receiveSubscription(RecordingSubscription()) else { Issue.record("accepted twice"); return }
@@ -109,7 +109,7 @@ import Testing
         let event15 = machine.receiveValue(0)
         #expect(event15 == nil, "ignored before the subscription")
         _ = machine.cancel()
-        #expect(Self.phaseName(machine.phase) == "awaiting")
+        #expect(Self.phaseName(machine.phase) == "awaitingSubscription")
         let event16 = machine.receiveSubscription(RecordingSubscription())
         #expect(event16 != nil)
         let event17 = machine.receiveSubscription(RecordingSubscription())

@@ -2,15 +2,15 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed` (the subscription asks upstream for
+/// - `awaitingSubscription`: the upstream subscription → `subscribed` (the subscription asks upstream for
 ///   its initial demand *before* handing itself downstream, as in Combine). A `cancel()` here
 ///   changes nothing, so a late subscription is still accepted.
 /// - `subscribed(upstream)`: values are buffered (or handled by the overflow strategy); an
 ///   upstream completion, or a `.customError` overflow, → `completing`.
 /// - `completing(completion)`: the buffer drains; a failure goes out as soon as a drain finds
 ///   no demand or nothing buffered, `.finished` once nothing is buffered *and* the downstream has
-///   demand. Delivering it → `done`.
-/// - `done`: completed or cancelled; buffer and downstream are let go.
+///   demand. Delivering it → `terminated`.
+/// - `terminated`: completed or cancelled; buffer and downstream are let go.
 ///
 /// One drain runs at a time (`draining`); a request or value that arrives meanwhile only adds
 /// demand or a value, and the running drain carries on with it. `delivered` counts the values a
@@ -19,10 +19,10 @@
 struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
         case completing(Subscribers.Completion<Failure>)
-        case done
+        case terminated
     }
 
     /// `BufferingStrategy` without its closure.
@@ -38,7 +38,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     let overflow: Overflow
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -77,7 +77,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     /// hand the subscription to; nil: cancel it.
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> (Subscribers.Demand, Downstream)? {
-        guard case .awaiting = phase, let downstream else { return nil }
+        guard case .awaitingSubscription = phase, let downstream else { return nil }
         phase = .subscribed(subscription)
         return (keepFull ? .max(size) : .unlimited, downstream)
     }
@@ -195,7 +195,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         case .finished:
             guard count == 0 && demand > 0 else { return stop() }
         }
-        phase = .done
+        phase = .terminated
         self.downstream = nil
         let discarded = values
         values = []
@@ -219,11 +219,11 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     mutating func cancel() -> (upstream: (any Subscription)?, released: (Downstream?, [Value])) {
         let upstream: (any Subscription)?
         switch phase {
-        case .awaiting: return (nil, (nil, []))
+        case .awaitingSubscription: return (nil, (nil, []))
         case .subscribed(let subscription): upstream = subscription
-        case .completing, .done: upstream = nil
+        case .completing, .terminated: upstream = nil
         }
-        phase = .done
+        phase = .terminated
         defer {
             downstream = nil
             values = []

@@ -2,23 +2,23 @@
 /// upstream's serial calls touch): a value with no lock and no callouts.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
 ///   late subscription is still accepted (and asked for nothing until the downstream asks).
-/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
-/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminated`.
+/// - `terminated`: the downstream is let go; nothing more is forwarded. (Combine keeps its
 ///   downstream and forwards every completion, also after a cancel or a completion: a
 ///   documented difference, so that nothing is leaked.)
 @usableFromInline
 struct CollectByCountStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
 
@@ -30,7 +30,7 @@ struct CollectByCountStateMachine<Downstream> {
     /// The downstream to hand the subscription to, or nil (cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> Downstream? {
-        guard case .awaiting = phase else { return nil }
+        guard case .awaitingSubscription = phase else { return nil }
         phase = .subscribed(subscription)
         return downstream
     }
@@ -47,7 +47,7 @@ struct CollectByCountStateMachine<Downstream> {
     @inlinable
     mutating func completion() -> (forward: Downstream?, released: Downstream?) {
         let subscribed = if case .subscribed = phase { true } else { false }
-        phase = .terminal
+        phase = .terminated
         defer { downstream = nil }
         return subscribed ? (downstream, nil) : (nil, downstream)
     }
@@ -63,7 +63,7 @@ struct CollectByCountStateMachine<Downstream> {
     @inlinable
     mutating func cancel() -> (upstream: (any Subscription)?, released: Downstream?) {
         guard case .subscribed(let upstream) = phase else { return (nil, nil) }
-        phase = .terminal
+        phase = .terminated
         defer { downstream = nil }
         return (upstream, downstream)
     }

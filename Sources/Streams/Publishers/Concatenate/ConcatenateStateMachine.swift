@@ -5,11 +5,11 @@
 /// Phases, and the events that move between them:
 /// - `awaitingPrefix`: the prefix's subscription → `prefix`.
 /// - `prefix`: `.finished` → `awaitingSuffix` (the suffix is subscribed outside the lock); a
-///   failure → `terminal`.
+///   failure → `terminated`.
 /// - `awaitingSuffix`: the suffix's subscription → `suffix`.
-/// - `suffix`: its completion → `terminal`.
+/// - `suffix`: its completion → `terminated`.
 ///
-/// `cancel()` leads from every phase to `terminal`; a subscription that arrives after it is
+/// `cancel()` leads from every phase to `terminated`; a subscription that arrives after it is
 /// cancelled, and a prefix that finishes after it subscribes nothing. As in Combine, prefix
 /// values are counted against the downstream's demand and one beyond it is dropped; the suffix
 /// is asked for what remains.
@@ -22,7 +22,7 @@ struct ConcatenateStateMachine<Resources> {
         case awaitingSuffix
         case suffix(any Subscription)
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -120,7 +120,7 @@ struct ConcatenateStateMachine<Resources> {
     /// Marks the machine terminal and lets go of the resources, to be used outside the lock.
     @inlinable
     mutating func complete() -> CompletionAction {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources.map(CompletionAction.complete) ?? .none
     }
@@ -136,7 +136,7 @@ struct ConcatenateStateMachine<Resources> {
         case .awaitingPrefix, .awaitingSuffix:
             self.demand += demand
             return .terminal
-        case .terminal:
+        case .terminated:
             return .terminal
         }
     }
@@ -146,13 +146,13 @@ struct ConcatenateStateMachine<Resources> {
     @inlinable
     mutating func cancel() -> (SubscriptionStatus, Resources?) {
         defer {
-            phase = .terminal
+            phase = .terminated
             resources = nil
         }
         switch phase {
         case .prefix(let subscription), .suffix(let subscription):
             return (.subscribed(subscription), resources)
-        case .awaitingPrefix, .awaitingSuffix, .terminal:
+        case .awaitingPrefix, .awaitingSuffix, .terminated:
             return (.terminal, resources)
         }
     }

@@ -3,7 +3,7 @@
 ///
 /// Phases (see "Zero demand and subscriptions before the upstream's" in
 /// Docs/MigratingFromCombine.md):
-/// - `awaitingUpstream(pending)`: the downstream already holds the subscription; its requests
+/// - `awaitingSubscription(pending)`: the downstream already holds the subscription; its requests
 ///   add up in `pending`. The upstream subscription → `subscribed`, asking it for `pending`
 ///   plus the values still to drop. A `cancel()` here changes nothing (Combine's rule: the late
 ///   subscription is still accepted).
@@ -16,13 +16,13 @@
 struct DropFirstStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
-        case awaitingUpstream(pending: Subscribers.Demand)
+        case awaitingSubscription(pending: Subscribers.Demand)
         case subscribed(upstream: any Subscription)
         case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaitingUpstream(pending: .none)
+    var phase = Phase.awaitingSubscription(pending: .none)
     @usableFromInline
     var remaining: Int
     /// Let go of when the stage ends.
@@ -46,7 +46,7 @@ struct DropFirstStateMachine<Downstream> {
 
     @inlinable
     mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
-        guard case .awaitingUpstream(let pending) = phase else { return .cancel }
+        guard case .awaitingSubscription(let pending) = phase else { return .cancel }
         precondition(remaining >= 0, "count must not be negative")
         phase = .subscribed(upstream: subscription)
         return .request(pending + remaining)
@@ -84,8 +84,8 @@ struct DropFirstStateMachine<Downstream> {
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         switch phase {
-        case .awaitingUpstream(let pending):
-            phase = .awaitingUpstream(pending: pending + demand)
+        case .awaitingSubscription(let pending):
+            phase = .awaitingSubscription(pending: pending + demand)
             return nil
         case .subscribed(let upstream):
             return upstream
@@ -99,7 +99,7 @@ struct DropFirstStateMachine<Downstream> {
     @inlinable
     mutating func cancel() -> (upstream: (any Subscription)?, ended: Bool) {
         switch phase {
-        case .awaitingUpstream:
+        case .awaitingSubscription:
             return (nil, false)
         case .subscribed(let upstream):
             phase = .terminated

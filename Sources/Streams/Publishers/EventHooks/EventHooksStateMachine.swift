@@ -3,28 +3,28 @@
 /// released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
 ///   a late subscription is still accepted (as in Combine).
-/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
-/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminated`.
+/// - `terminated`: the downstream is let go; nothing more is forwarded. (Combine keeps its
 ///   downstream and forwards what a still-sending upstream sends after a cancel or completion:
 ///   a documented difference, so that nothing is leaked.)
 ///
 /// The hooks run for every event in every phase while they are held: `handleEvents` lets go of
 /// them on completion and on a cancel while subscribed, `print` keeps its printer for good
 /// (`keepsHooks`), so it logs every event whatever the phase. A subscription arriving in any
-/// phase but `awaiting` is reported to the hooks, then cancelled.
+/// phase but `awaitingSubscription` is reported to the hooks, then cancelled.
 @usableFromInline
 struct EventHooksStateMachine<Downstream, Hooks> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -42,7 +42,7 @@ struct EventHooksStateMachine<Downstream, Hooks> {
     /// A subscription arrived: the hooks to run and the downstream to hand it to (nil: cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> (hooks: Hooks?, downstream: Downstream?) {
-        guard case .awaiting = phase, let downstream else { return (hooks, nil) }
+        guard case .awaitingSubscription = phase, let downstream else { return (hooks, nil) }
         phase = .subscribed(subscription)
         return (hooks, downstream)
     }
@@ -61,7 +61,7 @@ struct EventHooksStateMachine<Downstream, Hooks> {
     mutating func completion() -> (hooks: Hooks?, downstream: Downstream?) {
         let taken: (Hooks?, Downstream?)
         if case .subscribed = phase { taken = (hooks, downstream) } else { taken = (hooks, nil) }
-        phase = .terminal
+        phase = .terminated
         downstream = nil
         if !keepsHooks { hooks = nil }
         return taken
@@ -80,7 +80,7 @@ struct EventHooksStateMachine<Downstream, Hooks> {
     mutating func cancel() -> (hooks: Hooks?, upstream: (any Subscription)?, released: Downstream?) {
         let hooks = self.hooks
         guard case .subscribed(let upstream) = phase else { return (hooks, nil, nil) }
-        phase = .terminal
+        phase = .terminated
         if !keepsHooks { self.hooks = nil }
         defer { downstream = nil }
         return (hooks, upstream, downstream)

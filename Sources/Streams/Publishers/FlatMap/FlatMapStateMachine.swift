@@ -7,7 +7,7 @@
 @usableFromInline
 enum FlatMapPhase {
     /// The downstream has the subscription; the upstream's has not arrived.
-    case awaitingUpstream
+    case awaitingSubscription
     /// The upstream (`upstream`) may send more publishers.
     case subscribed
     /// The upstream finished: waiting for the children and the buffer.
@@ -37,7 +37,7 @@ enum FlatMapValueStep {
 /// method updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases, and the events that move between them:
-/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
+/// - `awaitingSubscription`: the downstream has the subscription. The upstream's subscription →
 ///   `subscribed`; the upstream finishing → `upstreamFinished` (or completing, when nothing is left).
 /// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`.
 /// - `upstreamFinished`: waiting for the children and the buffer; the last of them → completing.
@@ -63,7 +63,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     typealias Completion = Subscribers.Completion<Failure>
 
     @usableFromInline
-    var phase = FlatMapPhase.awaitingUpstream
+    var phase = FlatMapPhase.awaitingSubscription
     /// The upstream's subscription while `subscribed`, else `terminal` (or awaiting it).
     @usableFromInline
     var upstream = SubscriptionStatus.awaitingSubscription
@@ -104,7 +104,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     var isLive: Bool {
         switch phase {
-        case .awaitingUpstream, .subscribed, .upstreamFinished: true
+        case .awaitingSubscription, .subscribed, .upstreamFinished: true
         case .completing, .terminated: false
         }
     }
@@ -142,7 +142,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// The upstream's subscription arrived: true to ask it for `maxPublishers`, false to cancel it.
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingUpstream = phase else { return false }
+        guard case .awaitingSubscription = phase else { return false }
         phase = .subscribed
         upstream = .subscribed(subscription)
         return true
@@ -152,7 +152,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamSentValue() -> (child: Int, resources: Resources)? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             guard let resources else {
                 preconditionFailure("FlatMapStateMachine: internal inconsistency: live without resources")
             }
@@ -169,7 +169,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFinished() -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             phase = .upstreamFinished
             upstream = .terminal
             return isDone ? conclude(.finished, cancel: []) : nil
@@ -182,7 +182,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             return conclude(completion, cancel: children.values.compactMap(\.subscription))
         case .upstreamFinished, .completing, .terminated:
             return nil
@@ -269,7 +269,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         case .completing:
             defer { pendingFailure = nil }
             return complete(failure: pendingFailure)
-        case .awaitingUpstream, .subscribed, .upstreamFinished:
+        case .awaitingSubscription, .subscribed, .upstreamFinished:
             break
         }
         demand += additional

@@ -3,10 +3,10 @@
 ///
 /// Phases:
 /// - `awaitingSubscription(subject)`: the subject's subscription → `subscribed`; a completion is
-///   ignored; `cancel` → `terminal`, so that a later subscription is cancelled.
-/// - `subscribed(subject, subscription)`: the first completion or `cancel` → `terminal`;
+///   ignored; `cancel` → `terminated`, so that a later subscription is cancelled.
+/// - `subscribed(subject, subscription)`: the first completion or `cancel` → `terminated`;
 ///   requests go to the subject's subscription.
-/// - `terminal`: everything is ignored; a subscription is cancelled.
+/// - `terminated`: everything is ignored; a subscription is cancelled.
 ///
 /// The subject is kept until the end and handed out then, to be released outside the lock.
 @usableFromInline
@@ -15,7 +15,7 @@ struct MulticastInnerStateMachine {
     enum Phase {
         case awaitingSubscription(subject: AnyObject)
         case subscribed(subject: AnyObject, subscription: any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -40,7 +40,7 @@ struct MulticastInnerStateMachine {
     @inlinable
     mutating func receiveCompletion() -> (forward: Bool, released: AnyObject?) {
         guard case .subscribed(let subject, _) = phase else { return (false, nil) }
-        phase = .terminal
+        phase = .terminated
         return (true, subject)
     }
 
@@ -67,12 +67,12 @@ struct MulticastInnerStateMachine {
     mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let subject):
-            phase = .terminal
+            phase = .terminated
             return .end(cancelling: nil, released: subject)
         case .subscribed(let subject, let subscription):
-            phase = .terminal
+            phase = .terminated
             return .end(cancelling: subscription, released: subject)
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }

@@ -5,11 +5,11 @@
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream's subscription → `subscribed`. Requests made before
 ///   it are added up and asked for when it arrives; a `cancel()` changes nothing, as in Combine.
-/// - `subscribed`: `.finished` → `terminal`; a failure → `terminal` if the downstream has demand
-///   for the last value, else `holdingFailure` until it requests.
-/// - `holdingFailure`: a request → `terminal` (the last value and `.finished` go downstream).
+/// - `subscribed`: `.finished` → `terminated`; a failure → `terminated` if the downstream has demand
+///   for the last value, else `completing` until it requests.
+/// - `completing`: a request → `terminated` (the last value and `.finished` go downstream).
 ///
-/// `cancel()` leads from the last two to `terminal`. Each value takes one unit of the counted
+/// `cancel()` leads from the last two to `terminated`. Each value takes one unit of the counted
 /// demand, and a value with none outstanding traps, as in Combine.
 @usableFromInline
 struct RecoveringStateMachine<Resources, Failure: Error> {
@@ -18,9 +18,9 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream failed while the downstream had no demand.
-        case holdingFailure(Failure)
+        case completing(Failure)
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -83,7 +83,7 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
             return .finish(resources)
         }
         guard demand > 0 else {
-            phase = .holdingFailure(failure)
+            phase = .completing(failure)
             return .none
         }
         terminate()
@@ -101,10 +101,10 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
         case .subscribed(let subscription):
             self.demand += demand
             return .forward(subscription)
-        case .holdingFailure(let failure):
+        case .completing(let failure):
             guard let resources = terminate() else { return .none }
             return .deliverFinal(resources, failure)
-        case .terminal:
+        case .terminated:
             return .none
         }
     }
@@ -114,11 +114,11 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
     @inlinable
     mutating func cancel() -> (SubscriptionStatus, Resources?) {
         switch phase {
-        case .awaitingSubscription, .terminal:
+        case .awaitingSubscription, .terminated:
             return (.terminal, nil)
         case .subscribed(let subscription):
             return (.subscribed(subscription), terminate())
-        case .holdingFailure:
+        case .completing:
             return (.terminal, terminate())
         }
     }
@@ -128,7 +128,7 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
     @inlinable
     @discardableResult
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources
     }

@@ -4,27 +4,27 @@
 /// released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
 ///   a late subscription is still accepted and asked for everything (as in Combine).
 /// - `subscribed(upstream)`: the result is known (upstream finished, or the operator decided
-///   early) → `holding` until the downstream has asked, or `done` when it already has; a failure
-///   or a cancel → `done`.
-/// - `holding(result)`: the result (nil: a bare `.finished`) waits for the first request.
-/// - `done`: sent, failed or cancelled; the core (downstream and closures) is let go.
+///   early) → `completing` until the downstream has asked, or `terminated` when it already has; a failure
+///   or a cancel → `terminated`.
+/// - `completing(result)`: the result (nil: a bare `.finished`) waits for the first request.
+/// - `terminated`: sent, failed or cancelled; the core (downstream and closures) is let go.
 ///
 /// `demanded` records a request made before the result is known.
 @usableFromInline
 struct ReducingStateMachine<Core, Result> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case holding(Result?)
-        case done
+        case completing(Result?)
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var core: Core?
     @usableFromInline
@@ -38,7 +38,7 @@ struct ReducingStateMachine<Core, Result> {
     /// The upstream subscription arrived: the core to hand the subscription to, or nil (cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> Core? {
-        guard case .awaiting = phase, let core else { return nil }
+        guard case .awaitingSubscription = phase, let core else { return nil }
         phase = .subscribed(subscription)
         return core
     }
@@ -74,10 +74,10 @@ struct ReducingStateMachine<Core, Result> {
         guard case .subscribed(let upstream) = phase else { return Finish() }
         let cancelled = cancelUpstream ? upstream : nil
         guard demanded else {
-            phase = .holding(result)
+            phase = .completing(result)
             return Finish(upstream: cancelled)
         }
-        phase = .done
+        phase = .terminated
         defer { core = nil }
         return Finish(upstream: cancelled, deliver: core)
     }
@@ -88,10 +88,10 @@ struct ReducingStateMachine<Core, Result> {
     mutating func fail(cancelUpstream: Bool) -> (upstream: (any Subscription)?, deliver: Core?) {
         switch phase {
         case .subscribed(let upstream):
-            phase = .done
+            phase = .terminated
             defer { core = nil }
             return (cancelUpstream ? upstream : nil, core)
-        case .awaiting, .holding, .done:
+        case .awaitingSubscription, .completing, .terminated:
             return (nil, nil)
         }
     }
@@ -100,8 +100,8 @@ struct ReducingStateMachine<Core, Result> {
     @inlinable
     mutating func request() -> (core: Core, result: Result?)? {
         demanded = true
-        guard case .holding(let result) = phase, let core else { return nil }
-        phase = .done
+        guard case .completing(let result) = phase, let core else { return nil }
+        phase = .terminated
         self.core = nil
         return (core, result)
     }
@@ -112,14 +112,14 @@ struct ReducingStateMachine<Core, Result> {
     mutating func cancel() -> (upstream: (any Subscription)?, released: (Core?, Phase)) {
         let old = phase
         switch old {
-        case .awaiting:
+        case .awaitingSubscription:
             return (nil, (nil, old))
         case .subscribed(let upstream):
-            phase = .done
+            phase = .terminated
             defer { core = nil }
             return (upstream, (core, old))
-        case .holding, .done:
-            phase = .done
+        case .completing, .terminated:
+            phase = .terminated
             defer { core = nil }
             return (nil, (core, old))
         }

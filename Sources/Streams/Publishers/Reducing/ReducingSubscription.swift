@@ -158,9 +158,9 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         let result = core?.result()
         let status: SubscriptionStatus =
             switch phase {
-            case .awaiting: .awaitingSubscription
+            case .awaitingSubscription: .awaitingSubscription
             case .subscribed(let upstream): .subscribed(upstream)
-            case .holding, .done: .terminal
+            case .completing, .terminated: .terminal
             }
         if name == "Collect" {
             return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])

@@ -4,12 +4,12 @@
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream's subscription → `subscribed`. Requests made before
 ///   it are added up and asked for when it arrives; a `cancel()` changes nothing, as in Combine.
-/// - `subscribed`: a failure, or `.finished` after a value → `terminal`; `.finished` with no
-///   value → `terminal` once the downstream has requested (the replacement goes first), else
-///   `holdingReplacement` until it requests.
-/// - `holdingReplacement`: a request → `terminal`.
+/// - `subscribed`: a failure, or `.finished` after a value → `terminated`; `.finished` with no
+///   value → `terminated` once the downstream has requested (the replacement goes first), else
+///   `completing` until it requests.
+/// - `completing`: a request → `terminated`.
 ///
-/// `cancel()` leads from the last two to `terminal`.
+/// `cancel()` leads from the last two to `terminated`.
 @usableFromInline
 struct ReplaceEmptyStateMachine<Resources> {
     @usableFromInline
@@ -17,9 +17,9 @@ struct ReplaceEmptyStateMachine<Resources> {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream finished empty before the downstream requested anything.
-        case holdingReplacement
+        case completing
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -79,7 +79,7 @@ struct ReplaceEmptyStateMachine<Resources> {
             return .complete(resources)
         }
         guard requested else {
-            phase = .holdingReplacement
+            phase = .completing
             return .none
         }
         terminate()
@@ -97,10 +97,10 @@ struct ReplaceEmptyStateMachine<Resources> {
             return .none
         case .subscribed(let subscription):
             return .forward(subscription)
-        case .holdingReplacement:
+        case .completing:
             guard let resources = terminate() else { return .none }
             return .replace(resources)
-        case .terminal:
+        case .terminated:
             return .none
         }
     }
@@ -110,11 +110,11 @@ struct ReplaceEmptyStateMachine<Resources> {
     @inlinable
     mutating func cancel() -> (SubscriptionStatus, Resources?) {
         switch phase {
-        case .awaitingSubscription, .terminal:
+        case .awaitingSubscription, .terminated:
             return (.terminal, nil)
         case .subscribed(let subscription):
             return (.subscribed(subscription), terminate())
-        case .holdingReplacement:
+        case .completing:
             return (.terminal, terminate())
         }
     }
@@ -124,7 +124,7 @@ struct ReplaceEmptyStateMachine<Resources> {
     @inlinable
     @discardableResult
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources
     }

@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting(downstream)`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in
+/// - `awaitingSubscription(downstream)`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in
 ///   Combine, so a subscription arriving later is still accepted.
 /// - `subscribed(downstream, upstream)`: each value becomes the pending one and gets a new timer;
 ///   the timer of the pending value sends it (if the downstream has demand) or drops it; the
@@ -25,7 +25,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @usableFromInline
     enum Phase {
         /// Waiting for the upstream subscription; requests made meanwhile are not kept.
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Box<Downstream>, upstream: any Subscription)
         /// The upstream completed; `last` is the pending value to send before `.finished`.
         case completing(Box<Downstream>, last: Value?)
@@ -49,7 +49,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     @inlinable
@@ -61,7 +61,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
-        guard case .awaiting(let downstream) = phase else { return nil }
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
         phase = .subscribed(downstream, upstream: upstream)
         return downstream
     }
@@ -79,7 +79,9 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// the value was replaced or already handled, the new one.
     @inlinable
     mutating func armed(_ generation: Int, timer: any Cancellable) -> (any Cancellable)? {
-        if case .awaiting = phase { preconditionFailure("DebounceStateMachine: internal inconsistency: armed before subscribed") }
+        if case .awaitingSubscription = phase {
+            preconditionFailure("DebounceStateMachine: internal inconsistency: armed before subscribed")
+        }
         guard isSubscribed, self.generation == generation, pending != nil else { return timer }
         defer { self.timer = timer }
         return self.timer
@@ -106,7 +108,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
         switch phase {
         case .subscribed, .completing:
             self.demand += demand
-        case .awaiting, .terminated:
+        case .awaitingSubscription, .terminated:
             break
         }
     }
@@ -135,7 +137,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: (Phase, Value?)) {
         switch phase {
-        case .awaiting, .terminated:
+        case .awaitingSubscription, .terminated:
             return (nil, nil, (.terminated, nil))
         case .subscribed(_, let upstream):
             defer {
@@ -154,7 +156,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @inlinable
     var reflected: (downstream: Downstream?, demand: Subscribers.Demand, currentValue: Value?) {
         switch phase {
-        case .awaiting(let downstream): (downstream.value, .none, nil)
+        case .awaitingSubscription(let downstream): (downstream.value, .none, nil)
         case .subscribed(let downstream, _): (downstream.value, demand, pending)
         case .completing(let downstream, let last): (downstream.value, demand, last)
         case .terminated: (nil, .none, nil)

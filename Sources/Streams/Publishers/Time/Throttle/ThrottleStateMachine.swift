@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
 ///   time operators, so a subscription arriving later is still accepted.
 /// - `subscribed`: a value the downstream has demand for becomes the pending one (or, while one
 ///   is pending, replaces it with `latest`) and is emitted when its window allows; a value without
@@ -47,7 +47,7 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
 
     @usableFromInline
     enum Phase {
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Subscribed)
         case terminated
     }
@@ -64,14 +64,14 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one,
     /// or one arriving after the end).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
-        guard case .awaiting(let downstream) = phase else { return nil }
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
         phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
         return downstream
     }
@@ -102,7 +102,7 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
     mutating func emit(
         now: Time
     ) -> (downstream: Box<Downstream>, value: Value, completion: Completion?, keepAlive: AnyObject?)? {
-        if case .awaiting = phase {
+        if case .awaitingSubscription = phase {
             preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
         }
         guard case .subscribed(var state) = phase, let value = state.pending else { return nil }

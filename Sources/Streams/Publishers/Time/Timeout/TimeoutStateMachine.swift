@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed` (the wait is armed); `cancel` is a
+/// - `awaitingSubscription`: the upstream subscription → `subscribed` (the wait is armed); `cancel` is a
 ///   no-op, as in Combine, so a subscription arriving later is still accepted.
 /// - `subscribed`: the downstream's first request and every value re-arm the wait; the upstream's
 ///   completion → `completing`; the wait running out or `cancel` → `terminated`.
@@ -43,7 +43,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @usableFromInline
     enum Phase {
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Subscribed)
         case completing(Box<Downstream>, upstream: any Subscription)
         case terminated
@@ -54,7 +54,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     /// What the subscription does with an upstream subscription.
@@ -68,7 +68,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> SubscriptionAction {
-        guard case .awaiting(let downstream) = phase else { return .cancel }
+        guard case .awaitingSubscription(let downstream) = phase else { return .cancel }
         phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
         return .arm(downstream)
     }
@@ -77,7 +77,9 @@ struct TimeoutStateMachine<Downstream> {
     /// is stale or over, the new one.
     @inlinable
     mutating func armed(_ wait: Int, timer: any Cancellable) -> (any Cancellable)? {
-        if case .awaiting = phase { preconditionFailure("TimeoutStateMachine: internal inconsistency: armed before subscribed") }
+        if case .awaitingSubscription = phase {
+            preconditionFailure("TimeoutStateMachine: internal inconsistency: armed before subscribed")
+        }
         guard case .subscribed(var state) = phase, state.wait == wait else { return timer }
         let replaced = state.timer
         state.timer = timer
@@ -111,7 +113,7 @@ struct TimeoutStateMachine<Downstream> {
         switch phase {
         case .subscribed(let state): state.downstream
         case .completing(let downstream, _): downstream
-        case .awaiting, .terminated: nil
+        case .awaitingSubscription, .terminated: nil
         }
     }
 
@@ -152,7 +154,7 @@ struct TimeoutStateMachine<Downstream> {
     @inlinable
     mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, downstream: Box<Downstream>?) {
         switch phase {
-        case .awaiting:
+        case .awaitingSubscription:
             return (nil, nil, nil)
         case .subscribed(let state):
             phase = .terminated
