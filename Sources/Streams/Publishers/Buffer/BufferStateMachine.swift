@@ -73,13 +73,22 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @inlinable
     var buffered: [Value] { Array(values[head...]) }
 
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+        /// Ask upstream for `initial`, then hand the subscription to `downstream`.
+        case request(Subscribers.Demand, handOverTo: Downstream)
+    }
+
     /// The upstream subscription arrived: the demand to ask upstream for, then the downstream to
-    /// hand the subscription to; nil: cancel it.
+    /// hand the subscription to; `.cancel`: cancel it.
     @inlinable
-    mutating func subscription(_ subscription: any Subscription) -> (Subscribers.Demand, Downstream)? {
-        guard case .awaitingSubscription = phase, let downstream else { return nil }
+    mutating func subscription(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, let downstream else { return .cancel }
         phase = .subscribed(subscription)
-        return (keepFull ? .max(size) : .unlimited, downstream)
+        return .request(keepFull ? .max(size) : .unlimited, handOverTo: downstream)
     }
 
     @usableFromInline
@@ -213,13 +222,23 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         return .stop(delivered: delivered, upstream: upstream)
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription: nothing.
+        case none
+        /// Cancel `upstream`, if any; the downstream and the buffered values are let go outside
+        /// the lock.
+        case cancel(upstream: (any Subscription)?, released: Downstream?, buffered: [Value])
+    }
+
     /// The downstream cancelled: the upstream to cancel; what was held is handed out to be let
     /// go outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: (Downstream?, [Value])) {
+    mutating func cancel() -> CancelAction {
         let upstream: (any Subscription)?
         switch phase {
-        case .awaitingSubscription: return (nil, (nil, []))
+        case .awaitingSubscription: return .none
         case .subscribed(let subscription): upstream = subscription
         case .completing, .terminated: upstream = nil
         }
@@ -229,6 +248,6 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
             values = []
             head = 0
         }
-        return (upstream, (downstream, values))
+        return .cancel(upstream: upstream, released: downstream, buffered: values)
     }
 }

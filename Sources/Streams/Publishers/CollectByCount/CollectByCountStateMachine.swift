@@ -42,14 +42,26 @@ struct CollectByCountStateMachine<Downstream> {
         return downstream
     }
 
-    /// The downstream to forward the completion to (let go here), or nil. As in Combine, no
-    /// subscription is accepted after a completion, also one that came before any subscription.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Forward the completion (after what is left in the buffer) to the downstream.
+        case forward(Downstream)
+        /// Not subscribed: only let go of `released` (the downstream, if still held) outside the
+        /// lock.
+        case release(Downstream?)
+    }
+
+    /// The downstream to forward the completion to (let go here), or the one to let go of. As in
+    /// Combine, no subscription is accepted after a completion, also one that came before any
+    /// subscription.
     @inlinable
-    mutating func completion() -> (forward: Downstream?, released: Downstream?) {
+    mutating func completion() -> CompletionAction {
         let subscribed = if case .subscribed = phase { true } else { false }
         phase = .terminated
         defer { downstream = nil }
-        return subscribed ? (downstream, nil) : (nil, downstream)
+        if subscribed, let downstream { return .forward(downstream) }
+        return .release(downstream)
     }
 
     /// The upstream to pass a request to, or nil.
@@ -59,12 +71,22 @@ struct CollectByCountStateMachine<Downstream> {
         return upstream
     }
 
-    /// The upstream to cancel, or nil; the downstream is handed out to be let go outside the lock.
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Not subscribed: nothing.
+        case none
+        /// Cancel `upstream`; `released` (the downstream) is let go outside the lock.
+        case cancel(any Subscription, released: Downstream?)
+    }
+
+    /// The upstream to cancel, if subscribed; the downstream is handed out to be let go outside
+    /// the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Downstream?) {
-        guard case .subscribed(let upstream) = phase else { return (nil, nil) }
+    mutating func cancel() -> CancelAction {
+        guard case .subscribed(let upstream) = phase else { return .none }
         phase = .terminated
         defer { downstream = nil }
-        return (upstream, downstream)
+        return .cancel(upstream, released: downstream)
     }
 }

@@ -94,18 +94,27 @@ struct DropFirstStateMachine<Downstream> {
         }
     }
 
-    /// A downstream cancel: the subscription to cancel, if subscribed. `ended` tells whether the
-    /// stage ended (a cancel before the upstream subscription does not end it).
+    /// What a downstream cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription (which does not end the stage), or already
+        /// terminated: nothing.
+        case none
+        /// The stage ends: cancel `upstream`, then let go of `released` (the downstream).
+        case cancel(any Subscription, released: Downstream?)
+    }
+
+    /// A downstream cancel: the subscription to cancel, if subscribed, and the downstream to let
+    /// go of (a cancel before the upstream subscription does not end the stage).
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, ended: Bool) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingSubscription:
-            return (nil, false)
+        case .awaitingSubscription, .terminated:
+            return .none
         case .subscribed(let upstream):
             phase = .terminated
-            return (upstream, true)
-        case .terminated:
-            return (nil, false)
+            defer { downstream = nil }
+            return .cancel(upstream, released: downstream)
         }
     }
 }

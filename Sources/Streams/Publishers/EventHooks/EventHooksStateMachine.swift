@@ -39,28 +39,49 @@ struct EventHooksStateMachine<Downstream, Hooks> {
         self.keepsHooks = keepsHooks
     }
 
-    /// A subscription arrived: the hooks to run and the downstream to hand it to (nil: cancel it).
+    /// What an event hands out to do once the lock is released: the hooks to run (nil once let
+    /// go), and whom to pass the event on to.
+    @usableFromInline
+    enum Action<Target> {
+        /// Run `hooks`, if any; the event goes no further.
+        case runHooks(Hooks?)
+        /// Run `hooks`, if any, then pass the event on to the target.
+        case forward(Hooks?, Target)
+    }
+
+    /// What a cancel hands out to do once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Run `hooks`, if any; nothing to cancel (not subscribed).
+        case runHooks(Hooks?)
+        /// Run `hooks`, if any, then cancel the upstream; `released` (the downstream) is let go
+        /// outside the lock.
+        case cancel(Hooks?, upstream: any Subscription, released: Downstream?)
+    }
+
+    /// A subscription arrived: the hooks to run and the downstream to hand it to (`.runHooks`:
+    /// cancel it).
     @inlinable
-    mutating func subscription(_ subscription: any Subscription) -> (hooks: Hooks?, downstream: Downstream?) {
-        guard case .awaitingSubscription = phase, let downstream else { return (hooks, nil) }
+    mutating func subscription(_ subscription: any Subscription) -> Action<Downstream> {
+        guard case .awaitingSubscription = phase, let downstream else { return .runHooks(hooks) }
         phase = .subscribed(subscription)
-        return (hooks, downstream)
+        return .forward(hooks, downstream)
     }
 
     /// A value arrived: the hooks to run and the downstream to forward it to (only while
     /// subscribed).
     @inlinable
-    func value() -> (hooks: Hooks?, downstream: Downstream?) {
-        guard case .subscribed = phase else { return (hooks, nil) }
-        return (hooks, downstream)
+    func value() -> Action<Downstream> {
+        guard case .subscribed = phase, let downstream else { return .runHooks(hooks) }
+        return .forward(hooks, downstream)
     }
 
     /// A completion arrived: the hooks to run and the downstream to forward it to; both are
     /// let go here.
     @inlinable
-    mutating func completion() -> (hooks: Hooks?, downstream: Downstream?) {
-        let taken: (Hooks?, Downstream?)
-        if case .subscribed = phase { taken = (hooks, downstream) } else { taken = (hooks, nil) }
+    mutating func completion() -> Action<Downstream> {
+        let taken: Action<Downstream>
+        if case .subscribed = phase, let downstream { taken = .forward(hooks, downstream) } else { taken = .runHooks(hooks) }
         phase = .terminated
         downstream = nil
         if !keepsHooks { hooks = nil }
@@ -69,20 +90,20 @@ struct EventHooksStateMachine<Downstream, Hooks> {
 
     /// A request: the hooks to run and the upstream to pass it to (only while subscribed).
     @inlinable
-    func request() -> (hooks: Hooks?, upstream: (any Subscription)?) {
-        guard case .subscribed(let upstream) = phase else { return (hooks, nil) }
-        return (hooks, upstream)
+    func request() -> Action<any Subscription> {
+        guard case .subscribed(let upstream) = phase else { return .runHooks(hooks) }
+        return .forward(hooks, upstream)
     }
 
     /// A cancel: the hooks to run, the upstream to cancel (only while subscribed) and the
     /// downstream, handed out to be let go outside the lock.
     @inlinable
-    mutating func cancel() -> (hooks: Hooks?, upstream: (any Subscription)?, released: Downstream?) {
+    mutating func cancel() -> CancelAction {
         let hooks = self.hooks
-        guard case .subscribed(let upstream) = phase else { return (hooks, nil, nil) }
+        guard case .subscribed(let upstream) = phase else { return .runHooks(hooks) }
         phase = .terminated
         if !keepsHooks { self.hooks = nil }
         defer { downstream = nil }
-        return (hooks, upstream, downstream)
+        return .cancel(hooks, upstream: upstream, released: downstream)
     }
 }

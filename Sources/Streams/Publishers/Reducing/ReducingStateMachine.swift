@@ -82,46 +82,74 @@ struct ReducingStateMachine<Core, Result> {
         return Finish(upstream: cancelled, deliver: core)
     }
 
+    /// What a failure does once the lock is released.
+    @usableFromInline
+    enum FailAction {
+        /// Not subscribed: the failure is ignored.
+        case none
+        /// Cancel `cancelling`, if any, then send the failure to `deliverTo`'s downstream.
+        case fail(cancelling: (any Subscription)?, deliverTo: Core?)
+    }
+
     /// A failure (from upstream, or thrown by a closure): the upstream to cancel (closure) and
     /// the core to send it to.
     @inlinable
-    mutating func fail(cancelUpstream: Bool) -> (upstream: (any Subscription)?, deliver: Core?) {
+    mutating func fail(cancelUpstream: Bool) -> FailAction {
         switch phase {
         case .subscribed(let upstream):
             phase = .terminated
             defer { core = nil }
-            return (cancelUpstream ? upstream : nil, core)
+            return .fail(cancelling: cancelUpstream ? upstream : nil, deliverTo: core)
         case .awaitingSubscription, .completing, .terminated:
-            return (nil, nil)
+            return .none
         }
+    }
+
+    /// What a downstream request does once the lock is released.
+    @usableFromInline
+    enum RequestAction {
+        /// No result is held: nothing.
+        case none
+        /// Send the held `result` (nil: a bare `.finished`) to `core`'s downstream.
+        case deliver(Core, Result?)
     }
 
     /// The downstream asked (non-zero demand): a held result to deliver now.
     @inlinable
-    mutating func request() -> (core: Core, result: Result?)? {
+    mutating func request() -> RequestAction {
         demanded = true
-        guard case .completing(let result) = phase, let core else { return nil }
+        guard case .completing(let result) = phase, let core else { return .none }
         phase = .terminated
         self.core = nil
-        return (core, result)
+        return .deliver(core, result)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription: nothing.
+        case none
+        /// Cancel `upstream`, if any; `released` (the core and the old phase) is let go outside
+        /// the lock.
+        case cancel(upstream: (any Subscription)?, released: Core?, phase: Phase)
     }
 
     /// The downstream cancelled: the upstream to cancel; what was held is returned to be let go
     /// outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: (Core?, Phase)) {
+    mutating func cancel() -> CancelAction {
         let old = phase
         switch old {
         case .awaitingSubscription:
-            return (nil, (nil, old))
+            return .none
         case .subscribed(let upstream):
             phase = .terminated
             defer { core = nil }
-            return (upstream, (core, old))
+            return .cancel(upstream: upstream, released: core, phase: old)
         case .completing, .terminated:
             phase = .terminated
             defer { core = nil }
-            return (nil, (core, old))
+            return .cancel(upstream: nil, released: core, phase: old)
         }
     }
 }

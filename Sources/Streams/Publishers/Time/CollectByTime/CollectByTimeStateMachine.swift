@@ -147,38 +147,58 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         return step
     }
 
+    /// What a downstream request does.
+    @usableFromInline
+    enum RequestAction {
+        /// Not collecting: nothing.
+        case none
+        /// Ask `upstream` for one more value, then schedule a flush if `flush` (a group is held).
+        case askUpstream(any Subscription, flush: Bool)
+        /// The end is waiting: schedule a flush.
+        case flush
+    }
+
     /// The downstream asked for `demand`, by a request or from `receive(_:)`: the upstream to ask
     /// for one more value, and whether a flush is due (a group is held, or the end is waiting).
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> (upstream: (any Subscription)?, flush: Bool) {
+    mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
         case .subscribed(var state):
             state.demand += demand
             phase = .subscribed(state)
-            return (state.upstream, state.held)
+            return .askUpstream(state.upstream, flush: state.held)
         case .completing(var state):
             state.demand += demand
             phase = .completing(state)
-            return (nil, true)
+            return .flush
         case .awaitingSubscription, .terminated:
-            return (nil, false)
+            return .none
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer` and `upstream`, if any; `released` is let go outside the lock.
+        case cancel(timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase)
     }
 
     /// The downstream cancelled: what to cancel, and what to release outside the lock. Before the
     /// upstream subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase) {
+    mutating func cancel() -> CancelAction {
         let released = phase
         switch phase {
         case .subscribed(let state):
             phase = .terminated
-            return (state.timer, state.upstream, released)
+            return .cancel(timer: state.timer, upstream: state.upstream, released: released)
         case .completing(let state):
             phase = .terminated
-            return (state.timer, nil, released)
+            return .cancel(timer: state.timer, upstream: nil, released: released)
         case .awaitingSubscription, .terminated:
-            return (nil, nil, .terminated)
+            return .none
         }
     }
 

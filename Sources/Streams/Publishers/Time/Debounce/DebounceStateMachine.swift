@@ -87,19 +87,30 @@ struct DebounceStateMachine<Downstream: Subscriber> {
         return self.timer
     }
 
-    /// The timer of value `generation` fired. `timer`: the timer to cancel; `delivery`: the
-    /// downstream and the value when there is demand for it.
+    /// What to do when the timer of a value fires.
+    @usableFromInline
+    enum FireAction {
+        /// The value was replaced or already handled: nothing.
+        case none
+        /// No demand: the value is dropped; cancel `timer`, if any.
+        case drop(timer: (any Cancellable)?)
+        /// Cancel `timer`, if any, then send `value` to `downstream`.
+        case deliver(Box<Downstream>, Value, timer: (any Cancellable)?)
+    }
+
+    /// The timer of value `generation` fired: the timer to cancel, and the value to send when
+    /// there is demand for it.
     @inlinable
-    mutating func fired(_ generation: Int) -> (timer: (any Cancellable)?, delivery: (Box<Downstream>, Value)?) {
+    mutating func fired(_ generation: Int) -> FireAction {
         guard case .subscribed(let downstream, _) = phase, self.generation == generation, let value = pending else {
-            return (nil, nil)
+            return .none
         }
         let timer = self.timer
         self.timer = nil
         pending = nil
-        guard demand > 0 else { return (timer, nil) }
+        guard demand > 0 else { return .drop(timer: timer) }
         demand -= 1
-        return (timer, (downstream, value))
+        return .deliver(downstream, value, timer: timer)
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`.
@@ -113,42 +124,72 @@ struct DebounceStateMachine<Downstream: Subscriber> {
         }
     }
 
-    /// The upstream completed: the timer to cancel, or nil when the completion is ignored.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed: the completion is ignored.
+        case ignore
+        /// Cancel `timer`, if any, and schedule the completion.
+        case schedule(cancelling: (any Cancellable)?)
+    }
+
+    /// The upstream completed: the timer to cancel, or `.ignore` when the completion is ignored.
     /// `keepLast`: keep the pending value to send before `.finished`.
     @inlinable
-    mutating func receiveCompletion(keepLast: Bool) -> (any Cancellable)?? {
-        guard case .subscribed(let downstream, _) = phase else { return nil }
+    mutating func receiveCompletion(keepLast: Bool) -> CompletionAction {
+        guard case .subscribed(let downstream, _) = phase else { return .ignore }
         phase = .completing(downstream, last: keepLast ? pending : nil)
         pending = nil
         defer { timer = nil }
-        return .some(timer)
+        return .schedule(cancelling: timer)
+    }
+
+    /// What the scheduled completion does.
+    @usableFromInline
+    enum DeliverCompletionAction {
+        /// Cancelled meanwhile: nothing.
+        case none
+        /// Send `last`, if any, then the completion to `downstream`.
+        case deliver(Box<Downstream>, last: Value?)
     }
 
     /// The scheduled completion is due: the downstream, and the last value if there is demand for it.
     @inlinable
-    mutating func deliverCompletion() -> (downstream: Box<Downstream>, last: Value?)? {
-        guard case .completing(let downstream, let last) = phase else { return nil }
+    mutating func deliverCompletion() -> DeliverCompletionAction {
+        guard case .completing(let downstream, let last) = phase else { return .none }
         phase = .terminated
-        return (downstream, demand > 0 ? last : nil)
+        return .deliver(downstream, last: demand > 0 ? last : nil)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`; `released` (the phase and the pending value)
+        /// is let go outside the lock.
+        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: Phase, pending: Value?)
+        /// The completion was on its way: only let go of `released` outside the lock.
+        case release(Phase)
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
     /// subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: (Phase, Value?)) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription, .terminated:
-            return (nil, nil, (.terminated, nil))
+            return .none
         case .subscribed(_, let upstream):
             defer {
                 phase = .terminated
                 timer = nil
                 pending = nil
             }
-            return (timer, upstream, (phase, pending))
+            return .cancel(timer: timer, upstream: upstream, released: phase, pending: pending)
         case .completing:
             defer { phase = .terminated }
-            return (nil, nil, (phase, nil))
+            return .release(phase)
         }
     }
 

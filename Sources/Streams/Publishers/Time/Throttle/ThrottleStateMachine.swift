@@ -96,24 +96,34 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         return due > now ? .at(due) : .now
     }
 
+    /// What a scheduled emission does.
+    @usableFromInline
+    enum EmitAction {
+        /// Nothing pending: nothing.
+        case none
+        /// Send `value` to `downstream`, then add the demand it returns.
+        case deliver(Box<Downstream>, Value)
+        /// Send `value`, then the completion queued behind it, to `downstream`; `keepAlive` (the
+        /// subscription held for the completion) is let go afterwards.
+        case deliverAndComplete(Box<Downstream>, Value, Completion, keepAlive: AnyObject?)
+    }
+
     /// A scheduled emission is due at `now`: the downstream, the value, and the completion queued
     /// behind it.
     @inlinable
-    mutating func emit(
-        now: Time
-    ) -> (downstream: Box<Downstream>, value: Value, completion: Completion?, keepAlive: AnyObject?)? {
+    mutating func emit(now: Time) -> EmitAction {
         if case .awaitingSubscription = phase {
             preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
         }
-        guard case .subscribed(var state) = phase, let value = state.pending else { return nil }
+        guard case .subscribed(var state) = phase, let value = state.pending else { return .none }
         state.pending = nil
         state.lastEmission = now
         if let completion = state.completion {
             phase = .terminated
-            return (state.downstream, value, completion, state.keepAlive)
+            return .deliverAndComplete(state.downstream, value, completion, keepAlive: state.keepAlive)
         }
         phase = .subscribed(state)
-        return (state.downstream, value, nil, nil)
+        return .deliver(state.downstream, value)
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`.
@@ -135,20 +145,38 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         return state.pending == nil
     }
 
+    /// What the completion scheduled on its own does.
+    @usableFromInline
+    enum DeliverCompletionAction {
+        /// Cancelled meanwhile: nothing.
+        case none
+        /// Send `completion` to `downstream`.
+        case deliver(Box<Downstream>, Completion)
+    }
+
     /// The completion scheduled on its own is due: the downstream and the completion.
     @inlinable
-    mutating func deliverCompletion() -> (downstream: Box<Downstream>, completion: Completion)? {
-        guard case .subscribed(let state) = phase, let completion = state.completion else { return nil }
+    mutating func deliverCompletion() -> DeliverCompletionAction {
+        guard case .subscribed(let state) = phase, let completion = state.completion else { return .none }
         phase = .terminated
-        return (state.downstream, completion)
+        return .deliver(state.downstream, completion)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `upstream`; `released` is let go outside the lock.
+        case cancel(any Subscription, released: Phase)
     }
 
     /// The downstream cancelled: the upstream to cancel, and what to release outside the lock.
     /// Before the upstream subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Phase) {
-        guard case .subscribed(let state) = phase else { return (nil, .terminated) }
+    mutating func cancel() -> CancelAction {
+        guard case .subscribed(let state) = phase else { return .none }
         defer { phase = .terminated }
-        return (state.upstream, phase)
+        return .cancel(state.upstream, released: phase)
     }
 }

@@ -87,15 +87,26 @@ struct TimeoutStateMachine<Downstream> {
         return replaced
     }
 
+    /// What a downstream request does.
+    @usableFromInline
+    enum RequestAction {
+        /// Not subscribed: nothing.
+        case none
+        /// Forward the demand to `upstream`.
+        case forward(any Subscription)
+        /// The first request: arm wait `wait`, then forward the demand to `upstream`.
+        case armAndForward(wait: Int, any Subscription)
+    }
+
     /// A request: the wait to arm (on the first request only) and the upstream to forward to.
     @inlinable
-    mutating func request() -> (wait: Int?, upstream: (any Subscription)?) {
-        guard case .subscribed(var state) = phase else { return (nil, nil) }
-        guard !state.requested else { return (nil, state.upstream) }
+    mutating func request() -> RequestAction {
+        guard case .subscribed(var state) = phase else { return .none }
+        guard !state.requested else { return .forward(state.upstream) }
         state.requested = true
         state.wait += 1
         phase = .subscribed(state)
-        return (state.wait, state.upstream)
+        return .armAndForward(wait: state.wait, state.upstream)
     }
 
     /// A value: the wait to arm, or nil when the value is ignored.
@@ -125,12 +136,21 @@ struct TimeoutStateMachine<Downstream> {
         return state.upstream
     }
 
-    /// The upstream completed: the timer to cancel, or nil when the completion is ignored.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed: the completion is ignored.
+        case ignore
+        /// Cancel `timer`, if any, and schedule the completion.
+        case schedule(cancelling: (any Cancellable)?)
+    }
+
+    /// The upstream completed: the timer to cancel, or `.ignore` when the completion is ignored.
     @inlinable
-    mutating func receiveCompletion() -> (any Cancellable)?? {
-        guard case .subscribed(let state) = phase else { return nil }
+    mutating func receiveCompletion() -> CompletionAction {
+        guard case .subscribed(let state) = phase else { return .ignore }
         phase = .completing(state.downstream, upstream: state.upstream)
-        return .some(state.timer)
+        return .schedule(cancelling: state.timer)
     }
 
     /// The scheduled completion is due: the downstream to send it to.
@@ -141,29 +161,48 @@ struct TimeoutStateMachine<Downstream> {
         return downstream
     }
 
+    /// What to do when a wait runs out.
+    @usableFromInline
+    enum TimeoutAction {
+        /// The wait was replaced, or the stream is over: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`, then end `downstream`'s stream.
+        case end(timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)
+    }
+
     /// Wait `wait` ran out: what to cancel and whom to tell, unless the wait was replaced.
     @inlinable
-    mutating func timedOut(_ wait: Int) -> (timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)? {
-        guard case .subscribed(let state) = phase, state.wait == wait else { return nil }
+    mutating func timedOut(_ wait: Int) -> TimeoutAction {
+        guard case .subscribed(let state) = phase, state.wait == wait else { return .none }
         phase = .terminated
-        return (state.timer, state.upstream, state.downstream)
+        return .end(timer: state.timer, upstream: state.upstream, downstream: state.downstream)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`; `released` (the downstream) is let go outside
+        /// the lock.
+        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: Box<Downstream>)
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
     /// subscription it changes nothing; while the completion is scheduled it cancels the upstream.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, downstream: Box<Downstream>?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription:
-            return (nil, nil, nil)
+            return .none
         case .subscribed(let state):
             phase = .terminated
-            return (state.timer, state.upstream, state.downstream)
+            return .cancel(timer: state.timer, upstream: state.upstream, released: state.downstream)
         case .completing(let downstream, let upstream):
             phase = .terminated
-            return (nil, upstream, downstream)
+            return .cancel(timer: nil, upstream: upstream, released: downstream)
         case .terminated:
-            return (nil, nil, nil)
+            return .none
         }
     }
 }
