@@ -188,22 +188,35 @@ struct CatchStateMachine {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
+    }
+
     /// The downstream cancelled: the subscription to cancel, if any, and the resources to let
     /// go of outside the lock. Before the upstream's subscription this changes nothing, as in
     /// Combine.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
-        let active: SubscriptionStatus
+    mutating func cancel() -> CancelAction {
+        let active: (any Subscription)?
         switch phase {
         case .awaitingSubscription, .completed, .cancelled:
-            return (.terminal, nil)
+            return .none
         case .upstream(let subscription), .recovery(let subscription):
-            active = .subscribed(subscription)
+            active = subscription
         case .awaitingRecovery:
-            active = .terminal
+            active = nil
         }
         phase = .cancelled
         defer { resources = nil }
-        return (active, resources)
+        if let active { return .cancel(active, released: resources) }
+        return resources.map { .release($0) } ?? .none
     }
 }

@@ -141,19 +141,31 @@ struct ConcatenateStateMachine<Resources> {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
+    }
+
     /// The downstream cancelled: the active side's subscription to cancel, if any, and the
     /// resources to let go of outside the lock.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+    mutating func cancel() -> CancelAction {
         defer {
             phase = .terminated
             resources = nil
         }
         switch phase {
         case .prefix(let subscription), .suffix(let subscription):
-            return (.subscribed(subscription), resources)
+            return .cancel(subscription, released: resources)
         case .awaitingPrefix, .awaitingSuffix, .terminated:
-            return (.terminal, resources)
+            return resources.map { .release($0) } ?? .none
         }
     }
 }

@@ -148,9 +148,18 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         return true
     }
 
+    /// What to do with a publisher from upstream.
+    @usableFromInline
+    enum UpstreamValueAction {
+        /// The upstream is done, or the stream is over: the publisher is ignored.
+        case ignore
+        /// Subscribe to the publisher made from the value as child `child`.
+        case subscribe(child: Int, Resources)
+    }
+
     /// The upstream sent a value: the index of the child to subscribe and the transform's owner.
     @inlinable
-    mutating func upstreamSentValue() -> (child: Int, resources: Resources)? {
+    mutating func upstreamSentValue() -> UpstreamValueAction {
         switch phase {
         case .awaitingSubscription, .subscribed:
             guard let resources else {
@@ -159,9 +168,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             let index = nextChild
             nextChild += 1
             children[index] = .awaitingSubscription
-            return (index, resources)
+            return .subscribe(child: index, resources)
         case .upstreamFinished, .completing, .terminated:
-            return nil
+            return .ignore
         }
     }
 
@@ -316,16 +325,27 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             ChildrenEnding(resources: resources, cancel: [], dismissed: dismissed, released: released), failure: failure)
     }
 
+    /// What a finished child leads to.
+    @usableFromInline
+    enum ChildFinishedAction {
+        /// Nothing more to do.
+        case none
+        /// Ask the upstream for one more publisher.
+        case askForMore(SubscriptionStatus)
+        /// Nothing is left: end with `.finished`.
+        case end(ChildrenEnding)
+    }
+
     /// Child `index` finished: the upstream to ask for one more publisher (limited
     /// `maxPublishers`), or the completion to send when nothing is left. Every `.finished`
     /// counts, even a repeated one.
     @inlinable
-    mutating func childFinished(_ index: Int) -> (askForMore: SubscriptionStatus, ending: ChildrenEnding?) {
-        guard isLive else { return (.terminal, nil) }
+    mutating func childFinished(_ index: Int) -> ChildFinishedAction {
+        guard isLive else { return .none }
         children.removeValue(forKey: index)
-        if isDone { return (.terminal, conclude(.finished, cancel: [])) }
-        guard asksForMorePublishers, case .subscribed = phase else { return (.terminal, nil) }
-        return (upstream, nil)
+        if isDone { return .end(conclude(.finished, cancel: [])) }
+        guard asksForMorePublishers, case .subscribed = phase else { return .none }
+        return .askForMore(upstream)
     }
 
     /// Child `index` failed: the other children are cancelled (not the failed one, not the

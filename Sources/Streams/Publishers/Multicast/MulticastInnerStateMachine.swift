@@ -35,13 +35,22 @@ struct MulticastInnerStateMachine {
         return true
     }
 
+    /// What to do with a completion from the subject.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed (or already ended): the completion is ignored.
+        case ignore
+        /// Forward the completion; `released` (the subject) is let go outside the lock.
+        case forward(released: AnyObject)
+    }
+
     /// The subject sent a completion: whether to forward it (the first one, while subscribed),
     /// and the subject, to release outside the lock.
     @inlinable
-    mutating func receiveCompletion() -> (forward: Bool, released: AnyObject?) {
-        guard case .subscribed(let subject, _) = phase else { return (false, nil) }
+    mutating func receiveCompletion() -> CompletionAction {
+        guard case .subscribed(let subject, _) = phase else { return .ignore }
         phase = .terminated
-        return (true, subject)
+        return .forward(released: subject)
     }
 
     /// The downstream (or the link, for returned demand) asks for values: the subscription to

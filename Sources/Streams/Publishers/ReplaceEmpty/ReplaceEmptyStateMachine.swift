@@ -40,13 +40,22 @@ struct ReplaceEmptyStateMachine<Resources> {
         self.resources = resources
     }
 
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+        /// Hand the subscription to the resources' downstream, then ask it for `request`.
+        case handOver(Resources, request: Subscribers.Demand)
+    }
+
     /// The upstream's subscription arrived: the resources to hand the subscription to, with the
-    /// demand requested before it, or nil to cancel it.
+    /// demand requested before it, or `.cancel` to cancel it.
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription) -> (Resources, Subscribers.Demand)? {
-        guard case .awaitingSubscription = phase, let resources else { return nil }
+    mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, let resources else { return .cancel }
         phase = .subscribed(subscription)
-        return (resources, pendingDemand)
+        return .handOver(resources, request: pendingDemand)
     }
 
     /// A value arrived: where to deliver it, or nil to ignore it (before the subscription or
@@ -105,17 +114,29 @@ struct ReplaceEmptyStateMachine<Resources> {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
+    }
+
     /// The downstream cancelled: the subscription to cancel, if any, and the resources to let go
     /// of outside the lock. Before the subscription this changes nothing, as in Combine.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription, .terminated:
-            return (.terminal, nil)
+            return .none
         case .subscribed(let subscription):
-            return (.subscribed(subscription), terminate())
+            return .cancel(subscription, released: terminate())
         case .completing:
-            return (.terminal, terminate())
+            return terminate().map { .release($0) } ?? .none
         }
     }
 

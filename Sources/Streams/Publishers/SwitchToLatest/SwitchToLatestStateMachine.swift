@@ -141,17 +141,27 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         return true
     }
 
+    /// What to do with a new child from upstream.
+    @usableFromInline
+    enum UpstreamChildAction {
+        /// The upstream is done, or the stream is over: the child is ignored.
+        case ignore
+        /// Cancel `previous` (the current child's subscription), then subscribe to the new
+        /// child with `generation`.
+        case subscribe(generation: Int, previous: SubscriptionStatus)
+    }
+
     /// The upstream sent a new child: the generation to subscribe it with and the previous
     /// child's subscription to cancel first.
     @inlinable
-    mutating func upstreamSentChild() -> (generation: Int, previous: SubscriptionStatus)? {
+    mutating func upstreamSentChild() -> UpstreamChildAction {
         switch phase {
         case .awaitingSubscription, .subscribed:
             generation += 1
             defer { child = .awaitingSubscription(generation: generation) }
-            return (generation, child.subscription)
+            return .subscribe(generation: generation, previous: child.subscription)
         case .upstreamFinished, .completing, .terminated:
-            return nil
+            return .ignore
         }
     }
 

@@ -139,17 +139,27 @@ struct DropUntilOutputStateMachine<Resources> {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Already terminated: nothing.
+        case none
+        /// Cancel `upstream` and `trigger`, if they arrived; `released` (the resources) is let go
+        /// outside the lock.
+        case cancel(upstream: (any Subscription)?, trigger: (any Subscription)?, released: Resources?)
+    }
+
     /// The downstream cancelled: the subscriptions to cancel and the resources to let go of
     /// outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, Resources?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .dropping(let upstream, let trigger):
-            return (upstream, trigger, terminate())
+            return .cancel(upstream: upstream, trigger: trigger, released: terminate())
         case .passing(let upstream):
-            return (upstream, nil, terminate())
+            return .cancel(upstream: upstream, trigger: nil, released: terminate())
         case .terminated:
-            return (nil, nil, nil)
+            return .none
         }
     }
 

@@ -171,13 +171,22 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         }
     }
 
+    /// What a thread that waited for the turn to deliver a value does.
+    @usableFromInline
+    enum ResumeDeliveryAction {
+        /// Deliver the value to the downstream, then `endDelivery()`.
+        case deliver(Resources)
+        /// The value is not delivered: carry out what ending the turn requires.
+        case end(EndAction)
+    }
+
     /// A thread that waited for the turn to deliver a value woke up: the downstream to deliver
-    /// to (then `endDelivery()`), or nil with what ending the turn requires.
+    /// to (then `endDelivery()`), or what ending the turn requires.
     @inlinable
-    mutating func resumeDelivery(_ waiter: TurnWaiter) -> (Resources?, EndAction) {
-        guard waiter.granted else { return (nil, .none) }
-        guard case .subscribed = phase, let resources else { return (nil, endDelivery()) }
-        return (resources, .none)
+    mutating func resumeDelivery(_ waiter: TurnWaiter) -> ResumeDeliveryAction {
+        guard waiter.granted else { return .end(.none) }
+        guard case .subscribed = phase, let resources else { return .end(endDelivery()) }
+        return .deliver(resources)
     }
 
     /// The upstream completed: forwarded while subscribed (the trigger is cancelled); before the
@@ -217,14 +226,23 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         }
     }
 
+    /// What a thread that waited for the turn to deliver a completion does.
+    @usableFromInline
+    enum ResumeCompletionAction {
+        /// The turn was not granted: nothing.
+        case none
+        /// Wake `dismissed`, then send the completion to the downstream, if it is still there.
+        case deliver(Resources?, dismissed: ArraySlice<TurnWaiter>)
+    }
+
     /// A thread that waited for the turn to deliver a completion woke up: the downstream to
     /// deliver it to, and the waiters to send away.
     @inlinable
-    mutating func resumeCompletion(_ waiter: TurnWaiter) -> (Resources?, ArraySlice<TurnWaiter>) {
-        guard waiter.granted else { return (nil, []) }
+    mutating func resumeCompletion(_ waiter: TurnWaiter) -> ResumeCompletionAction {
+        guard waiter.granted else { return .none }
         let dismissed = turn.dismissAll()
         turn.letGo()
-        return (takeResources(), dismissed)
+        return .deliver(takeResources(), dismissed: dismissed)
     }
 
     /// What ending a delivery requires once the lock is released.
