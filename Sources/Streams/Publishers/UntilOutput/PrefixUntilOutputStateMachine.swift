@@ -286,12 +286,18 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         return .subscribed(upstream)
     }
 
+    /// What a cancel does once the lock is released: it always ends the stage.
+    @usableFromInline
+    enum CancelAction {
+        /// Cancel `upstream` and `trigger` (each only if subscribed); `released` (the resources)
+        /// and `dropped` (the queued values) are let go outside the lock.
+        case end(upstream: SubscriptionStatus, trigger: SubscriptionStatus, released: Resources?, dropped: [Value])
+    }
+
     /// The downstream cancelled: the subscriptions to cancel and the resources and queued values
     /// to let go of outside the lock. A completion queued behind a delivery is dropped.
     @inlinable
-    mutating func cancel() -> (
-        upstream: SubscriptionStatus, trigger: SubscriptionStatus, Resources?, dropped: [Value]
-    ) {
+    mutating func cancel() -> CancelAction {
         let upstream: SubscriptionStatus
         let trigger: SubscriptionStatus
         switch phase {
@@ -305,7 +311,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         phase = .terminated
         queuedCompletion = nil
         defer { queuedValues = [] }
-        return (upstream, trigger, takeResources(), queuedValues)
+        return .end(upstream: upstream, trigger: trigger, released: takeResources(), dropped: queuedValues)
     }
 
     /// Marks the machine terminal and lets go of the resources.

@@ -171,8 +171,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _, _) = state.withLock { $0.cancel() }
-        upstream.cancel()
-        trigger.cancel()
+        switch state.withLock({ $0.cancel() }) {
+        case .end(let upstream, let trigger, _, _):
+            upstream.cancel()
+            trigger.cancel()
+        }
     }
 }
