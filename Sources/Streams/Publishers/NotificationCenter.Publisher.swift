@@ -93,7 +93,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         /// Observing, with what the subscriber still wants and the center's observer token
         /// (nil only while the observer is being added).
         case observing(Downstream, demand: Subscribers.Demand, observer: (any NSObjectProtocol)?)
-        case cancelled
+        case terminated
 
         /// A notification arrived: the subscriber to call, after taking one from its demand,
         /// or nil to drop the notification.
@@ -146,7 +146,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         // Taken out of the lock, so that the observer is removed and the subscriber released
         // outside it.
         let previous = state.withLock { (phase) -> Phase in
-            defer { phase = .cancelled }
+            defer { phase = .terminated }
             return phase
         }
         if case .observing(_, _, let observer?) = previous {

@@ -293,13 +293,13 @@ struct FlatMapStateMachineTests {
 
     @Test func movesThroughItsPhases() {
         var machine = Machine(maxPublishers: .max(1), resources: Tracked())
-        guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
+        guard case .awaitingSubscription = machine.phase else { Issue.record("\(machine.phase)"); return }
         let accepted = machine.upstreamSubscribed(RecordingSubscription())
         #expect(accepted)
         let acceptedAgain = machine.upstreamSubscribed(RecordingSubscription())
         #expect(!acceptedAgain)
         guard case .subscribed = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let child = machine.upstreamSentValue()?.child
+        guard case .subscribe(let child, _) = machine.upstreamSentValue() else { Issue.record("ignored"); return }
         #expect(child == 0)
         let childDemand = machine.childSubscribed(0, RecordingSubscription())
         #expect(childDemand == .max(1))
@@ -308,9 +308,8 @@ struct FlatMapStateMachineTests {
         let finishing = machine.upstreamFinished()
         #expect(finishing == nil)
         guard case .upstreamFinished = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let (askForMore, remains) = machine.childFinished(0)
-        #expect(askForMore.subscription == nil)
-        #expect(remains?.resources != nil)
+        guard case .end(let remains) = machine.childFinished(0) else { Issue.record("not ended"); return }
+        #expect(remains.resources != nil)
         guard case .terminated = machine.phase else { Issue.record("\(machine.phase)"); return }
         #expect(machine.resources == nil)
     }

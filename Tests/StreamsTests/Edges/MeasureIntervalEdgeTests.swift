@@ -104,8 +104,7 @@ struct MeasureIntervalStateMachineTests {
         #expect(measured == nil)
         let forwardedTo = machine.request()
         #expect(forwardedTo == nil)
-        let cancelled = machine.cancel()
-        #expect(cancelled == nil)
+        guard case .none = machine.cancel() else { Issue.record("cancelled before the subscription"); return }
         let completed = machine.receiveCompletion()
         #expect(completed == nil)
         let upstream = RecordingSubscription()
@@ -126,15 +125,19 @@ struct MeasureIntervalStateMachineTests {
         for cancels in [true, false] {
             var machine = Machine(downstream: TestSubscriber())
             _ = machine.receiveSubscription(RecordingSubscription(), now: time(0))
-            let ended = cancels ? machine.cancel()?.downstream : machine.receiveCompletion()
-            #expect(ended != nil)
+            let ended: Bool
+            if cancels {
+                if case .cancel = machine.cancel() { ended = true } else { ended = false }
+            } else {
+                ended = machine.receiveCompletion() != nil
+            }
+            #expect(ended)
             guard case .terminated = machine.phase else { Issue.record("not terminated"); return }
             let measured = machine.receiveValue(now: time(1))
             #expect(measured == nil)
             let completed = machine.receiveCompletion()
             #expect(completed == nil)
-            let cancelled = machine.cancel()
-            #expect(cancelled == nil)
+            guard case .none = machine.cancel() else { Issue.record("cancelled twice"); return }
             let forwardedTo = machine.request()
             #expect(forwardedTo == nil)
         }

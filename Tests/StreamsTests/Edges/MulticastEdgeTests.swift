@@ -378,6 +378,7 @@ struct MulticastEdgeTests {
     // MARK: The state machines
 
     @Test func multicastInnerStateMachinePhases() {
+        // (`forward` and `released` read the completion action: see the extension below.)
         let subject = Tracked()
         let subscription = RecordingSubscription()
         var machine = MulticastInnerStateMachine(subject: subject)
@@ -443,5 +444,17 @@ struct MulticastEdgeTests {
         #expect(kept === first)
         #expect(keptAgain === first)
         #expect(machine.subject() === first)
+    }
+}
+
+extension MulticastInnerStateMachine.CompletionAction {
+    /// Whether the completion is forwarded.
+    fileprivate var forward: Bool {
+        if case .forward = self { true } else { false }
+    }
+
+    /// The subject handed out to be released, if any.
+    fileprivate var released: AnyObject? {
+        if case .forward(let released) = self { released } else { nil }
     }
 }

@@ -150,22 +150,50 @@ private final class WriteLog: TextOutputStream {
     @Test func handleEventsMachinePhases() {
         var machine = EventHooksStateMachine<String, String>(downstream: "down", hooks: "hooks", keepsHooks: false)
         #expect(machine.request().hooks == "hooks")
-        #expect(machine.request().upstream == nil)
+        #expect(machine.request().target == nil)
         #expect(machine.cancel().upstream == nil)
-        #expect(machine.subscription(Subscriptions.empty).downstream == "down")
-        #expect(machine.subscription(Subscriptions.empty).downstream == nil)
-        #expect(machine.value().downstream == "down")
+        #expect(machine.subscription(Subscriptions.empty).target == "down")
+        #expect(machine.subscription(Subscriptions.empty).target == nil)
+        #expect(machine.value().target == "down")
         #expect(machine.cancel().upstream != nil)
         #expect(machine.value().hooks == nil)
-        #expect(machine.value().downstream == nil)
+        #expect(machine.value().target == nil)
         let late = machine.completion()
-        #expect(late.hooks == nil && late.downstream == nil)
+        #expect(late.hooks == nil && late.target == nil)
         var printing = EventHooksStateMachine<String, String>(downstream: "down", hooks: "log", keepsHooks: true)
         _ = printing.subscription(Subscriptions.empty)
         let completion = printing.completion()
-        #expect(completion.hooks == "log" && completion.downstream == "down")
+        #expect(completion.hooks == "log" && completion.target == "down")
         #expect(printing.value().hooks == "log")
-        #expect(printing.value().downstream == nil)
+        #expect(printing.value().target == nil)
         #expect(printing.cancel().hooks == "log")
+    }
+}
+
+extension EventHooksStateMachine.Action {
+    /// The hooks the action runs.
+    fileprivate var hooks: Hooks? {
+        switch self {
+        case .runHooks(let hooks), .forward(let hooks, _): hooks
+        }
+    }
+
+    /// Whom the event is passed on to, if anyone.
+    fileprivate var target: Target? {
+        if case .forward(_, let target) = self { target } else { nil }
+    }
+}
+
+extension EventHooksStateMachine.CancelAction {
+    /// The hooks the cancel runs.
+    fileprivate var hooks: Hooks? {
+        switch self {
+        case .runHooks(let hooks), .cancel(let hooks, _, _): hooks
+        }
+    }
+
+    /// The upstream to cancel, if any.
+    fileprivate var upstream: (any Subscription)? {
+        if case .cancel(_, let upstream, _) = self { upstream } else { nil }
     }
 }

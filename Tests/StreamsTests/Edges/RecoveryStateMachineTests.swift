@@ -67,9 +67,12 @@ struct RecoveryStateMachineTests {
         var machine = CatchStateMachine(resources: core)
         _ = machine.upstreamSubscribed(RecordingSubscription())
         _ = machine.upstreamCompleted(failed: true)
-        let (active, released) = machine.cancel()
-        #expect(active.subscription == nil)
-        #expect(released.map { $0 === core } == true)
+        guard case .release(let released) = machine.cancel() else {
+            Issue.record("only the resources are let go")
+            return
+        }
+        let same = released === core
+        #expect(same)
         guard case .cancel = machine.recoverySubscribed(RecordingSubscription()) else {
             Issue.record("the late recovery subscription must be cancelled")
             return
@@ -87,7 +90,7 @@ struct RecoveryStateMachineTests {
     @Test func catchCancelBeforeTheSubscriptionChangesNothing() {
         let core = Tracked()
         var machine = CatchStateMachine(resources: core)
-        #expect(machine.cancel().1 == nil)
+        guard case .none = machine.cancel() else { Issue.record("a cancel before the subscription changes nothing"); return }
         guard case .handOver = machine.upstreamSubscribed(RecordingSubscription()) else {
             Issue.record("the late subscription must be accepted")
             return
@@ -173,8 +176,8 @@ struct RecoveryStateMachineTests {
         var machine = ConcatenateStateMachine(resources: "core")
         let prefix = RecordingSubscription()
         _ = machine.prefixSubscribed(prefix)
-        let (active, released) = machine.cancel()
-        let same = active.subscription.map { $0 as AnyObject } === prefix
+        guard case .cancel(let active, let released) = machine.cancel() else { Issue.record("nothing cancelled"); return }
+        let same = (active as AnyObject) === prefix
         #expect(same)
         #expect(released == "core")
         guard case .none = machine.prefixCompleted(failed: false) else {
@@ -188,8 +191,11 @@ struct RecoveryStateMachineTests {
     @Test func recoveringHoldsTheFailureUntilRequested() {
         var machine = RecoveringStateMachine<String, TestError>(resources: "core")
         do {
-            let result = machine.subscribed(RecordingSubscription())
-            #expect(result?.1 == Subscribers.Demand.none)
+            guard case .handOver(_, let demand) = machine.subscribed(RecordingSubscription()) else {
+                Issue.record("the subscription must be kept")
+                return
+            }
+            #expect(demand == Subscribers.Demand.none)
         }
         guard case .none = machine.completed(failure: .oops) else {
             Issue.record("without demand the failure is held")
@@ -210,8 +216,11 @@ struct RecoveryStateMachineTests {
         }
         _ = machine.request(.max(1))
         do {
-            let result = machine.subscribed(RecordingSubscription())
-            #expect(result?.1 == .max(1))
+            guard case .handOver(_, let demand) = machine.subscribed(RecordingSubscription()) else {
+                Issue.record("the subscription must be kept")
+                return
+            }
+            #expect(demand == .max(1))
         }
         do {
             let result = machine.value()

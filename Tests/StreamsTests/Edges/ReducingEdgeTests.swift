@@ -109,7 +109,10 @@ import Testing
 
     @Test func machinePhases() {
         var machine = ReducingStateMachine<String, Int>(core: "core")
-        #expect(machine.cancel().upstream == nil)
+        guard case .none = machine.cancel() else {
+            Issue.record("a cancel before the subscription changes nothing")
+            return
+        }
         #expect(machine.value() == nil)
         #expect(machine.subscription(Subscriptions.empty) == "core")
         #expect(machine.subscription(Subscriptions.empty) == nil)
@@ -117,15 +120,21 @@ import Testing
         let early = machine.finish(4, cancelUpstream: true)
         #expect(early.upstream != nil && early.deliver == nil)
         #expect(machine.value() == nil)
-        #expect(machine.fail(cancelUpstream: false).deliver == nil)
-        let held = machine.request()
-        #expect(held?.core == "core" && held?.result == 4)
-        #expect(machine.request() == nil)
+        guard case .none = machine.fail(cancelUpstream: false) else {
+            Issue.record("a failure after the result is known is ignored")
+            return
+        }
+        guard case .deliver(let heldCore, let heldResult) = machine.request() else {
+            Issue.record("the result is not held")
+            return
+        }
+        #expect(heldCore == "core" && heldResult == 4)
+        guard case .none = machine.request() else { Issue.record("delivered twice"); return }
         #expect(machine.core == nil)
 
         var asked = ReducingStateMachine<String, Int>(core: "core")
         _ = asked.subscription(Subscriptions.empty)
-        #expect(asked.request() == nil)
+        guard case .none = asked.request() else { Issue.record("nothing is held yet"); return }
         let now = asked.finish(nil, cancelUpstream: false)
         #expect(now.upstream == nil && now.deliver == "core")
     }

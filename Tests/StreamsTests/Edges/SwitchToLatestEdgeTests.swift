@@ -239,12 +239,12 @@ struct SwitchToLatestStateMachineTests {
 
     @Test func movesThroughItsPhases() {
         var machine = Machine(resources: Tracked())
-        guard case .awaitingUpstream = machine.phase else { Issue.record("\(machine.phase)"); return }
+        guard case .awaitingSubscription = machine.phase else { Issue.record("\(machine.phase)"); return }
         let accepted = machine.upstreamSubscribed(RecordingSubscription())
         #expect(accepted)
         guard case .subscribed = machine.phase else { Issue.record("\(machine.phase)"); return }
-        let firstChild = machine.upstreamSentChild()
-        #expect(firstChild?.generation == 1)
+        guard case .subscribe(let firstGeneration, _) = machine.upstreamSentChild() else { Issue.record("ignored"); return }
+        #expect(firstGeneration == 1)
         let childDemand = machine.childSubscribed(1, RecordingSubscription())
         #expect(childDemand == Subscribers.Demand.none)
         let finishing = machine.upstreamFinished()
@@ -262,8 +262,8 @@ struct SwitchToLatestStateMachineTests {
         _ = machine.upstreamSentChild()
         let previous = RecordingSubscription()
         _ = machine.childSubscribed(1, previous)
-        let secondChild = machine.upstreamSentChild()
-        #expect((secondChild?.previous.subscription as? RecordingSubscription) === previous)
+        guard case .subscribe(_, let cancelled) = machine.upstreamSentChild() else { Issue.record("ignored"); return }
+        #expect((cancelled.subscription as? RecordingSubscription) === previous)
         guard case .none = machine.childSentValue(1, generation: 1, thread: 1) else { Issue.record("delivered"); return }
         guard case .none = machine.childFailed(1, .failure(.oops)) else { Issue.record("failed"); return }
         #expect(machine.isLive)

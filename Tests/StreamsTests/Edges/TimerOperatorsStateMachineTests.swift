@@ -27,35 +27,31 @@ import Testing
 
     @Test func timeoutArmsOnSubscriptionFirstRequestAndValuesAndIgnoresStaleTimers() throws {
         var machine = TimeoutStateMachine(downstream: Downstream())
-        let event1 = machine.cancel().upstream
-        #expect(event1 == nil)
-        #expect(Self.phaseName(machine.phase) == "awaiting", "cancel before the subscription changes nothing")
+        guard case .none = machine.cancel() else { Issue.record("cancelled before the subscription"); return }
+        #expect(Self.phaseName(machine.phase) == "awaitingSubscription", "cancel before the subscription changes nothing")
         let upstream = RecordingSubscription()
         guard case .arm = machine.receiveSubscription(upstream) else { Issue.record("not armed"); return }
         guard case .cancel = machine.receiveSubscription(RecordingSubscription()) else { Issue.record("accepted twice"); return }
         let first = Timer()
         let event2 = machine.armed(1, timer: first)
         #expect(event2 == nil)
-        let (wait, forwardTo) = machine.request()
+        guard case .armAndForward(let wait, let forwardTo) = machine.request() else { Issue.record("not armed"); return }
         #expect(wait == 2)
         #expect(Self.same(forwardTo, upstream))
-        let event3 = machine.request().wait
-        #expect(event3 == nil, "only the first request re-arms")
+        guard case .forward = machine.request() else { Issue.record("only the first request re-arms"); return }
         let second = Timer()
         let replaced = machine.armed(2, timer: second)
         #expect(Self.same(replaced, first), "the replaced timer is handed back")
-        let event4 = machine.timedOut(1)
-        #expect(event4 == nil, "a replaced wait does not end the stream")
+        guard case .none = machine.timedOut(1) else { Issue.record("a replaced wait does not end the stream"); return }
         let event5 = machine.receiveValue()
         #expect(event5 == 3)
         let event6 = machine.armed(2, timer: Timer())
         #expect(event6 != nil, "a stale timer is handed back to be cancelled")
         let third = Timer()
         _ = machine.armed(3, timer: third)
-        let endedResult = machine.timedOut(3)
-        let ended = try #require(endedResult)
-        #expect(Self.same(ended.timer, third))
-        #expect(Self.same(ended.upstream, upstream))
+        guard case .end(let endedTimer, let endedUpstream, _) = machine.timedOut(3) else { Issue.record("not ended"); return }
+        #expect(Self.same(endedTimer, third))
+        #expect(Self.same(endedUpstream, upstream))
         #expect(Self.phaseName(machine.phase) == "terminated")
         let event7 = machine.receiveValue()
         #expect(event7 == nil)
@@ -68,11 +64,9 @@ import Testing
         _ = machine.receiveSubscription(RecordingSubscription())
         let timer = Timer()
         _ = machine.armed(1, timer: timer)
-        let completionResult = machine.receiveCompletion()
-        let completion = try #require(completionResult)
+        guard case .schedule(let completion) = machine.receiveCompletion() else { Issue.record("ignored"); return }
         #expect(Self.same(completion, timer))
-        let event9 = machine.receiveCompletion()
-        #expect(event9 == nil, "a second completion is ignored")
+        guard case .ignore = machine.receiveCompletion() else { Issue.record("a second completion is ignored"); return }
         let event10 = machine.receiveValue()
         #expect(event10 == nil, "a value after the completion is ignored")
         let event11 = machine.deliverValue()
@@ -91,15 +85,16 @@ import Testing
         _ = machine.receiveSubscription(upstream)
         _ = machine.armed(1, timer: Timer())
         _ = machine.receiveCompletion()
-        let cancelled = machine.cancel()
-        #expect(Self.same(cancelled.upstream, upstream))
-        #expect(cancelled.timer == nil, "the timer was stopped at the completion")
-        #expect(cancelled.downstream != nil)
+        guard case .cancel(let cancelledTimer, let cancelledUpstream, _) = machine.cancel() else {
+            Issue.record("not cancelled")
+            return
+        }
+        #expect(Self.same(cancelledUpstream, upstream))
+        #expect(cancelledTimer == nil, "the timer was stopped at the completion")
         #expect(Self.phaseName(machine.phase) == "terminated")
         let delivered = machine.deliverCompletion()
         #expect(delivered == nil, "the scheduled completion is dropped")
-        let again = machine.cancel().upstream
-        #expect(again == nil)
+        guard case .none = machine.cancel() else { Issue.record("cancelled twice"); return }
     }
 
     // MARK: debounce
@@ -109,7 +104,7 @@ import Testing
         let event15 = machine.receiveValue(0)
         #expect(event15 == nil, "ignored before the subscription")
         _ = machine.cancel()
-        #expect(Self.phaseName(machine.phase) == "awaiting")
+        #expect(Self.phaseName(machine.phase) == "awaitingSubscription")
         let event16 = machine.receiveSubscription(RecordingSubscription())
         #expect(event16 != nil)
         let event17 = machine.receiveSubscription(RecordingSubscription())
@@ -124,17 +119,15 @@ import Testing
         let twoTimer = Timer()
         let previous = machine.armed(two, timer: twoTimer)
         #expect(Self.same(previous, oneTimer), "the previous timer is handed back")
-        let event19 = machine.fired(one).timer
-        #expect(event19 == nil, "a replaced value's timer does nothing")
-        let dropped = machine.fired(two)
-        #expect(Self.same(dropped.timer, twoTimer))
-        #expect(dropped.delivery == nil, "no demand: dropped")
+        guard case .none = machine.fired(one) else { Issue.record("a replaced value's timer does nothing"); return }
+        guard case .drop(let droppedTimer) = machine.fired(two) else { Issue.record("no demand: dropped"); return }
+        #expect(Self.same(droppedTimer, twoTimer))
         #expect(machine.reflected.currentValue == nil)
         machine.request(.max(1))
         let threeResult = machine.receiveValue(3)
         let three = try #require(threeResult)
-        let delivered = machine.fired(three)
-        #expect(delivered.delivery?.1 == 3)
+        guard case .deliver(_, let delivered, _) = machine.fired(three) else { Issue.record("not delivered"); return }
+        #expect(delivered == 3)
         let event20 = machine.armed(three, timer: Timer())
         #expect(event20 != nil, "a timer armed after its value was sent is cancelled")
         #expect(machine.reflected.demand == .none)
@@ -149,15 +142,16 @@ import Testing
             let generation = try #require(generationResult)
             let timer = Timer()
             _ = machine.armed(generation, timer: timer)
-            let completed = machine.receiveCompletion(keepLast: keepLast)
-            #expect(Self.same(try #require(completed), timer))
+            guard case .schedule(let completed) = machine.receiveCompletion(keepLast: keepLast) else {
+                Issue.record("the completion is ignored")
+                return
+            }
+            #expect(Self.same(completed, timer))
             let event21 = machine.receiveValue(6)
             #expect(event21 == nil)
-            let event22 = machine.fired(generation).delivery
-            #expect(event22 == nil)
-            let deliveryResult = machine.deliverCompletion()
-            let delivery = try #require(deliveryResult)
-            #expect(delivery.last == (keepLast ? 5 : nil))
+            guard case .none = machine.fired(generation) else { Issue.record("fired after the completion"); return }
+            guard case .deliver(_, let last) = machine.deliverCompletion() else { Issue.record("no completion"); return }
+            #expect(last == (keepLast ? 5 : nil))
             #expect(Self.phaseName(machine.phase) == "terminated")
         }
     }
@@ -180,19 +174,20 @@ import Testing
         #expect(event25 == .now)
         let event26 = machine.receiveValue(2, now: Self.at(0), interval: second, latest: true)
         #expect(event26 == nil)
-        let emitted = machine.emit(now: Self.at(10))
-        #expect(try #require(emitted).value == 2, "latest replaced the pending value")
+        guard case .deliver(_, let emitted) = machine.emit(now: Self.at(10)) else { Issue.record("not emitted"); return }
+        #expect(emitted == 2, "latest replaced the pending value")
         let event27 = machine.receiveValue(3, now: Self.at(400), interval: second, latest: false)
         #expect(event27 == .at(Self.at(1010)))
         let event28 = machine.receiveValue(4, now: Self.at(500), interval: second, latest: false)
         #expect(event28 == nil, "no demand left")
         let event29 = machine.receiveCompletion(.finished, subscription: Timer())
         #expect(event29 == false, "queued behind the pending value")
-        let lastResult = machine.emit(now: Self.at(1010))
-        let last = try #require(lastResult)
-        #expect(last.value == 3)
-        #expect(last.completion != nil)
-        #expect(last.keepAlive != nil, "the subscription was held for its completion")
+        guard case .deliverAndComplete(_, let last, _, let keepAlive) = machine.emit(now: Self.at(1010)) else {
+            Issue.record("the completion is not queued behind the value")
+            return
+        }
+        #expect(last == 3)
+        #expect(keepAlive != nil, "the subscription was held for its completion")
         #expect(Self.phaseName(machine.phase) == "terminated")
     }
 
@@ -203,13 +198,10 @@ import Testing
         #expect(event30)
         let event31 = machine.receiveCompletion(.finished, subscription: Timer())
         #expect(event31 == false)
-        let event32 = machine.emit(now: Self.at(0))
-        #expect(event32 == nil)
-        let deliveredResult = machine.deliverCompletion()
-        let delivered = try #require(deliveredResult)
-        #expect(delivered.completion == .failure(.oops))
-        let event33 = machine.deliverCompletion()
-        #expect(event33 == nil)
+        guard case .none = machine.emit(now: Self.at(0)) else { Issue.record("emitted"); return }
+        guard case .deliver(_, let delivered) = machine.deliverCompletion() else { Issue.record("not delivered"); return }
+        #expect(delivered == .failure(.oops))
+        guard case .none = machine.deliverCompletion() else { Issue.record("delivered twice"); return }
     }
 
     // MARK: collect(.byTime)
@@ -232,7 +224,7 @@ import Testing
         let event39 = machine.receiveValue(3)
         #expect(event39 == false)
         guard case .idle = machine.flushStep(onlyFullGroups: true) else { Issue.record("sent without demand"); return }
-        let (forwardTo, flush) = machine.request(.max(1))
+        guard case .askUpstream(let forwardTo, let flush) = machine.request(.max(1)) else { Issue.record("not asked"); return }
         #expect(Self.same(forwardTo, upstream))
         #expect(flush, "a group is held")
         guard case .send(_, let group) = machine.flushStep(onlyFullGroups: false) else { Issue.record("no group"); return }
@@ -250,8 +242,7 @@ import Testing
         guard case .flush = machine.receiveCompletion(.finished) else { Issue.record("no flush"); return }
         let event40 = machine.receiveValue(2)
         #expect(event40 == nil)
-        let event41 = machine.request(.max(1)).flush
-        #expect(event41)
+        guard case .flush = machine.request(.max(1)) else { Issue.record("no flush"); return }
         guard case .send(_, let group) = machine.flushStep(onlyFullGroups: false) else { Issue.record("no group"); return }
         #expect(group == [1])
         guard case .finish(_, let finishedTimer) = machine.flushStep(onlyFullGroups: false) else {

@@ -1,13 +1,13 @@
 /// The state of an ``AutoconnectSubscription``: whether its `cancel()` has been counted.
 /// A value with no lock and no callouts.
 ///
-/// Phases: `active(parent)` → (the first `cancel`) → `cancelled`, which lets go of the parent.
+/// Phases: `active(parent)` → (the first `cancel`) → `terminated`, which lets go of the parent.
 @usableFromInline
 struct AutoconnectSubscriptionStateMachine {
     @usableFromInline
     enum Phase {
         case active(parent: AnyObject)
-        case cancelled
+        case terminated
     }
 
     @usableFromInline
@@ -22,7 +22,7 @@ struct AutoconnectSubscriptionStateMachine {
     @inlinable
     mutating func cancel() -> AnyObject? {
         guard case .active(let parent) = phase else { return nil }
-        phase = .cancelled
+        phase = .terminated
         return parent
     }
 }

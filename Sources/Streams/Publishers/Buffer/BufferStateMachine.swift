@@ -2,15 +2,15 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed` (the subscription asks upstream for
+/// - `awaitingSubscription`: the upstream subscription → `subscribed` (the subscription asks upstream for
 ///   its initial demand *before* handing itself downstream, as in Combine). A `cancel()` here
 ///   changes nothing, so a late subscription is still accepted.
 /// - `subscribed(upstream)`: values are buffered (or handled by the overflow strategy); an
 ///   upstream completion, or a `.customError` overflow, → `completing`.
 /// - `completing(completion)`: the buffer drains; a failure goes out as soon as a drain finds
 ///   no demand or nothing buffered, `.finished` once nothing is buffered *and* the downstream has
-///   demand. Delivering it → `done`.
-/// - `done`: completed or cancelled; buffer and downstream are let go.
+///   demand. Delivering it → `terminated`.
+/// - `terminated`: completed or cancelled; buffer and downstream are let go.
 ///
 /// One drain runs at a time (`draining`); a request or value that arrives meanwhile only adds
 /// demand or a value, and the running drain carries on with it. `delivered` counts the values a
@@ -19,10 +19,10 @@
 struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
         case completing(Subscribers.Completion<Failure>)
-        case done
+        case terminated
     }
 
     /// `BufferingStrategy` without its closure.
@@ -38,7 +38,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     let overflow: Overflow
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -73,13 +73,22 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @inlinable
     var buffered: [Value] { Array(values[head...]) }
 
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+        /// Ask upstream for `initial`, then hand the subscription to `downstream`.
+        case request(Subscribers.Demand, handOverTo: Downstream)
+    }
+
     /// The upstream subscription arrived: the demand to ask upstream for, then the downstream to
-    /// hand the subscription to; nil: cancel it.
+    /// hand the subscription to; `.cancel`: cancel it.
     @inlinable
-    mutating func subscription(_ subscription: any Subscription) -> (Subscribers.Demand, Downstream)? {
-        guard case .awaiting = phase, let downstream else { return nil }
+    mutating func subscription(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, let downstream else { return .cancel }
         phase = .subscribed(subscription)
-        return (keepFull ? .max(size) : .unlimited, downstream)
+        return .request(keepFull ? .max(size) : .unlimited, handOverTo: downstream)
     }
 
     @usableFromInline
@@ -195,7 +204,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         case .finished:
             guard count == 0 && demand > 0 else { return stop() }
         }
-        phase = .done
+        phase = .terminated
         self.downstream = nil
         let discarded = values
         values = []
@@ -213,22 +222,32 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         return .stop(delivered: delivered, upstream: upstream)
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription: nothing.
+        case none
+        /// Cancel `upstream`, if any; the downstream and the buffered values are let go outside
+        /// the lock.
+        case cancel(upstream: (any Subscription)?, released: Downstream?, buffered: [Value])
+    }
+
     /// The downstream cancelled: the upstream to cancel; what was held is handed out to be let
     /// go outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: (Downstream?, [Value])) {
+    mutating func cancel() -> CancelAction {
         let upstream: (any Subscription)?
         switch phase {
-        case .awaiting: return (nil, (nil, []))
+        case .awaitingSubscription: return .none
         case .subscribed(let subscription): upstream = subscription
-        case .completing, .done: upstream = nil
+        case .completing, .terminated: upstream = nil
         }
-        phase = .done
+        phase = .terminated
         defer {
             downstream = nil
             values = []
             head = 0
         }
-        return (upstream, (downstream, values))
+        return .cancel(upstream: upstream, released: downstream, buffered: values)
     }
 }

@@ -36,7 +36,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (initial, downstream) = state.withLock({ $0.subscription(subscription) }) else {
+        guard case .request(let initial, let downstream) = state.withLock({ $0.subscription(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -103,7 +103,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // Handed out of the lock so that what it holds is released outside it.
-        let (upstream, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let upstream, _, _) = state.withLock({ $0.cancel() }) else { return }
         upstream?.cancel()
     }
 

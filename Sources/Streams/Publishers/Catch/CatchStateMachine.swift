@@ -3,7 +3,7 @@
 /// released.
 ///
 /// Phases, and the events that move between them:
-/// - `awaitingUpstream`: the upstream's subscription → `upstream`. A `cancel()` here changes
+/// - `awaitingSubscription`: the upstream's subscription → `upstream`. A `cancel()` here changes
 ///   nothing (a late subscription is still accepted), as in Combine.
 /// - `upstream`: `.finished` → `completed`; a failure → `awaitingRecovery` (the handler runs
 ///   outside the lock); `cancel()` → `cancelled`.
@@ -29,7 +29,7 @@ struct CatchStateMachine {
 
     @usableFromInline
     enum Phase {
-        case awaitingUpstream
+        case awaitingSubscription
         case upstream(any Subscription)
         case awaitingRecovery
         case recovery(any Subscription)
@@ -40,7 +40,7 @@ struct CatchStateMachine {
     }
 
     @usableFromInline
-    var phase = Phase.awaitingUpstream
+    var phase = Phase.awaitingSubscription
     /// Requested by the downstream and not yet used up by an upstream value.
     @usableFromInline
     var demand = Subscribers.Demand.none
@@ -72,7 +72,7 @@ struct CatchStateMachine {
     /// The upstream's subscription arrived.
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
-        guard case .awaitingUpstream = phase, let resources else { return .cancel }
+        guard case .awaitingSubscription = phase, let resources else { return .cancel }
         phase = .upstream(subscription)
         return .handOver(resources)
     }
@@ -83,7 +83,7 @@ struct CatchStateMachine {
     mutating func upstreamValue() -> Resources? {
         switch phase {
         case .completed, .cancelled: return nil
-        case .awaitingUpstream, .upstream, .awaitingRecovery, .recovery: break
+        case .awaitingSubscription, .upstream, .awaitingRecovery, .recovery: break
         }
         precondition(demand > 0, "Catch received a value without demand")
         if demand != .unlimited { demand -= 1 }
@@ -111,7 +111,7 @@ struct CatchStateMachine {
     mutating func upstreamCompleted(failed: Bool) -> CompletionAction {
         if failed {
             switch phase {
-            case .awaitingUpstream:
+            case .awaitingSubscription:
                 preconditionFailure("Unexpected state: received completion but do not have subscription")
             case .upstream:
                 upstreamFailed = true
@@ -175,7 +175,7 @@ struct CatchStateMachine {
     mutating func request(_ demand: Subscribers.Demand) -> SubscriptionStatus {
         precondition(demand > 0, "API Violation: demand must not be zero")
         switch phase {
-        case .awaitingUpstream:
+        case .awaitingSubscription:
             preconditionFailure("Unexpected state: request before subscription sent")
         case .upstream(let subscription), .recovery(let subscription):
             self.demand += demand
@@ -188,22 +188,35 @@ struct CatchStateMachine {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
+    }
+
     /// The downstream cancelled: the subscription to cancel, if any, and the resources to let
     /// go of outside the lock. Before the upstream's subscription this changes nothing, as in
     /// Combine.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
-        let active: SubscriptionStatus
+    mutating func cancel() -> CancelAction {
+        let active: (any Subscription)?
         switch phase {
-        case .awaitingUpstream, .completed, .cancelled:
-            return (.terminal, nil)
+        case .awaitingSubscription, .completed, .cancelled:
+            return .none
         case .upstream(let subscription), .recovery(let subscription):
-            active = .subscribed(subscription)
+            active = subscription
         case .awaitingRecovery:
-            active = .terminal
+            active = nil
         }
         phase = .cancelled
         defer { resources = nil }
-        return (active, resources)
+        if let active { return .cancel(active, released: resources) }
+        return resources.map { .release($0) } ?? .none
     }
 }

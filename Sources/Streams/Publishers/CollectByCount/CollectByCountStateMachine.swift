@@ -2,23 +2,23 @@
 /// upstream's serial calls touch): a value with no lock and no callouts.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing: a
 ///   late subscription is still accepted (and asked for nothing until the downstream asks).
-/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
-/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminated`.
+/// - `terminated`: the downstream is let go; nothing more is forwarded. (Combine keeps its
 ///   downstream and forwards every completion, also after a cancel or a completion: a
 ///   documented difference, so that nothing is leaked.)
 @usableFromInline
 struct CollectByCountStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
 
@@ -30,7 +30,7 @@ struct CollectByCountStateMachine<Downstream> {
     /// The downstream to hand the subscription to, or nil (cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> Downstream? {
-        guard case .awaiting = phase else { return nil }
+        guard case .awaitingSubscription = phase else { return nil }
         phase = .subscribed(subscription)
         return downstream
     }
@@ -42,14 +42,26 @@ struct CollectByCountStateMachine<Downstream> {
         return downstream
     }
 
-    /// The downstream to forward the completion to (let go here), or nil. As in Combine, no
-    /// subscription is accepted after a completion, also one that came before any subscription.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Forward the completion (after what is left in the buffer) to the downstream.
+        case forward(Downstream)
+        /// Not subscribed: only let go of `released` (the downstream, if still held) outside the
+        /// lock.
+        case release(Downstream?)
+    }
+
+    /// The downstream to forward the completion to (let go here), or the one to let go of. As in
+    /// Combine, no subscription is accepted after a completion, also one that came before any
+    /// subscription.
     @inlinable
-    mutating func completion() -> (forward: Downstream?, released: Downstream?) {
+    mutating func completion() -> CompletionAction {
         let subscribed = if case .subscribed = phase { true } else { false }
-        phase = .terminal
+        phase = .terminated
         defer { downstream = nil }
-        return subscribed ? (downstream, nil) : (nil, downstream)
+        if subscribed, let downstream { return .forward(downstream) }
+        return .release(downstream)
     }
 
     /// The upstream to pass a request to, or nil.
@@ -59,12 +71,22 @@ struct CollectByCountStateMachine<Downstream> {
         return upstream
     }
 
-    /// The upstream to cancel, or nil; the downstream is handed out to be let go outside the lock.
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Not subscribed: nothing.
+        case none
+        /// Cancel `upstream`; `released` (the downstream) is let go outside the lock.
+        case cancel(any Subscription, released: Downstream?)
+    }
+
+    /// The upstream to cancel, if subscribed; the downstream is handed out to be let go outside
+    /// the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Downstream?) {
-        guard case .subscribed(let upstream) = phase else { return (nil, nil) }
-        phase = .terminal
+    mutating func cancel() -> CancelAction {
+        guard case .subscribed(let upstream) = phase else { return .none }
+        phase = .terminated
         defer { downstream = nil }
-        return (upstream, downstream)
+        return .cancel(upstream, released: downstream)
     }
 }

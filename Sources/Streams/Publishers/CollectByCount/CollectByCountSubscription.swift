@@ -54,11 +54,11 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (downstream, _) = state.withLock { $0.completion() }
+        let action = state.withLock { $0.completion() }
         receiving = false
         let rest = buffer
         buffer = []
-        guard let downstream else { return }
+        guard case .forward(let downstream) = action else { return }
         if case .finished = completion, !rest.isEmpty {
             _ = downstream.receive(rest)
         }
@@ -73,8 +73,8 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func cancel() {
-        let (upstream, _) = state.withLock { $0.cancel() }
-        upstream?.cancel()
+        guard case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) else { return }
+        upstream.cancel()
     }
 
     @usableFromInline

@@ -5,11 +5,11 @@
 /// Phases, and the events that move between them:
 /// - `awaitingPrefix`: the prefix's subscription → `prefix`.
 /// - `prefix`: `.finished` → `awaitingSuffix` (the suffix is subscribed outside the lock); a
-///   failure → `terminal`.
+///   failure → `terminated`.
 /// - `awaitingSuffix`: the suffix's subscription → `suffix`.
-/// - `suffix`: its completion → `terminal`.
+/// - `suffix`: its completion → `terminated`.
 ///
-/// `cancel()` leads from every phase to `terminal`; a subscription that arrives after it is
+/// `cancel()` leads from every phase to `terminated`; a subscription that arrives after it is
 /// cancelled, and a prefix that finishes after it subscribes nothing. As in Combine, prefix
 /// values are counted against the downstream's demand and one beyond it is dropped; the suffix
 /// is asked for what remains.
@@ -22,7 +22,7 @@ struct ConcatenateStateMachine<Resources> {
         case awaitingSuffix
         case suffix(any Subscription)
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -120,7 +120,7 @@ struct ConcatenateStateMachine<Resources> {
     /// Marks the machine terminal and lets go of the resources, to be used outside the lock.
     @inlinable
     mutating func complete() -> CompletionAction {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources.map(CompletionAction.complete) ?? .none
     }
@@ -136,24 +136,36 @@ struct ConcatenateStateMachine<Resources> {
         case .awaitingPrefix, .awaitingSuffix:
             self.demand += demand
             return .terminal
-        case .terminal:
+        case .terminated:
             return .terminal
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
     }
 
     /// The downstream cancelled: the active side's subscription to cancel, if any, and the
     /// resources to let go of outside the lock.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+    mutating func cancel() -> CancelAction {
         defer {
-            phase = .terminal
+            phase = .terminated
             resources = nil
         }
         switch phase {
         case .prefix(let subscription), .suffix(let subscription):
-            return (.subscribed(subscription), resources)
-        case .awaitingPrefix, .awaitingSuffix, .terminal:
-            return (.terminal, resources)
+            return .cancel(subscription, released: resources)
+        case .awaitingPrefix, .awaitingSuffix, .terminated:
+            return resources.map { .release($0) } ?? .none
         }
     }
 }

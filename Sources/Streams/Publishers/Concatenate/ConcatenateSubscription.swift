@@ -105,8 +105,7 @@ where
     @inlinable
     func cancel() {
         // The resources leave the lock with the subscription, to be released outside it.
-        let (active, _) = state.withLock { $0.cancel() }
-        active.cancel()
+        if case .cancel(let active, _) = state.withLock({ $0.cancel() }) { active.cancel() }
     }
 
     @usableFromInline

@@ -3,7 +3,7 @@
 ///
 /// Phases (see "Zero demand and subscriptions before the upstream's" in
 /// Docs/MigratingFromCombine.md):
-/// - `awaitingUpstream(pending)`: the downstream already holds the subscription; its requests
+/// - `awaitingSubscription(pending)`: the downstream already holds the subscription; its requests
 ///   add up in `pending`. The upstream subscription → `subscribed`, asking it for `pending`
 ///   plus the values still to drop. A `cancel()` here changes nothing (Combine's rule: the late
 ///   subscription is still accepted).
@@ -16,13 +16,13 @@
 struct DropFirstStateMachine<Downstream> {
     @usableFromInline
     enum Phase {
-        case awaitingUpstream(pending: Subscribers.Demand)
+        case awaitingSubscription(pending: Subscribers.Demand)
         case subscribed(upstream: any Subscription)
         case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaitingUpstream(pending: .none)
+    var phase = Phase.awaitingSubscription(pending: .none)
     @usableFromInline
     var remaining: Int
     /// Let go of when the stage ends.
@@ -46,7 +46,7 @@ struct DropFirstStateMachine<Downstream> {
 
     @inlinable
     mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
-        guard case .awaitingUpstream(let pending) = phase else { return .cancel }
+        guard case .awaitingSubscription(let pending) = phase else { return .cancel }
         precondition(remaining >= 0, "count must not be negative")
         phase = .subscribed(upstream: subscription)
         return .request(pending + remaining)
@@ -84,8 +84,8 @@ struct DropFirstStateMachine<Downstream> {
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         switch phase {
-        case .awaitingUpstream(let pending):
-            phase = .awaitingUpstream(pending: pending + demand)
+        case .awaitingSubscription(let pending):
+            phase = .awaitingSubscription(pending: pending + demand)
             return nil
         case .subscribed(let upstream):
             return upstream
@@ -94,18 +94,27 @@ struct DropFirstStateMachine<Downstream> {
         }
     }
 
-    /// A downstream cancel: the subscription to cancel, if subscribed. `ended` tells whether the
-    /// stage ended (a cancel before the upstream subscription does not end it).
+    /// What a downstream cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription (which does not end the stage), or already
+        /// terminated: nothing.
+        case none
+        /// The stage ends: cancel `upstream`, then let go of `released` (the downstream).
+        case cancel(any Subscription, released: Downstream?)
+    }
+
+    /// A downstream cancel: the subscription to cancel, if subscribed, and the downstream to let
+    /// go of (a cancel before the upstream subscription does not end the stage).
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, ended: Bool) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingUpstream:
-            return (nil, false)
+        case .awaitingSubscription, .terminated:
+            return .none
         case .subscribed(let upstream):
             phase = .terminated
-            return (upstream, true)
-        case .terminated:
-            return (nil, false)
+            defer { downstream = nil }
+            return .cancel(upstream, released: downstream)
         }
     }
 }

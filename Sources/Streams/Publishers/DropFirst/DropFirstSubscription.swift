@@ -60,13 +60,8 @@ final class DropFirstSubscription<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func cancel() {
         // The downstream is handed out of the lock so that it is released outside it.
-        let (upstream, downstream) = state.withLock { (state) -> ((any Subscription)?, Downstream?) in
-            let (upstream, ended) = state.cancel()
-            guard ended else { return (nil, nil) }
-            defer { state.downstream = nil }
-            return (upstream, state.downstream)
-        }
-        upstream?.cancel()
+        guard case .cancel(let upstream, let downstream) = state.withLock({ $0.cancel() }) else { return }
+        upstream.cancel()
         withExtendedLifetime(downstream) {}
     }
 

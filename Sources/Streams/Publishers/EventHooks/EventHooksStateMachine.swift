@@ -3,28 +3,28 @@
 /// released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
 ///   a late subscription is still accepted (as in Combine).
-/// - `subscribed(upstream)`: `cancel()` or a completion → `terminal`.
-/// - `terminal`: the downstream is let go; nothing more is forwarded. (Combine keeps its
+/// - `subscribed(upstream)`: `cancel()` or a completion → `terminated`.
+/// - `terminated`: the downstream is let go; nothing more is forwarded. (Combine keeps its
 ///   downstream and forwards what a still-sending upstream sends after a cancel or completion:
 ///   a documented difference, so that nothing is leaked.)
 ///
 /// The hooks run for every event in every phase while they are held: `handleEvents` lets go of
 /// them on completion and on a cancel while subscribed, `print` keeps its printer for good
 /// (`keepsHooks`), so it logs every event whatever the phase. A subscription arriving in any
-/// phase but `awaiting` is reported to the hooks, then cancelled.
+/// phase but `awaitingSubscription` is reported to the hooks, then cancelled.
 @usableFromInline
 struct EventHooksStateMachine<Downstream, Hooks> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -39,29 +39,50 @@ struct EventHooksStateMachine<Downstream, Hooks> {
         self.keepsHooks = keepsHooks
     }
 
-    /// A subscription arrived: the hooks to run and the downstream to hand it to (nil: cancel it).
+    /// What an event hands out to do once the lock is released: the hooks to run (nil once let
+    /// go), and whom to pass the event on to.
+    @usableFromInline
+    enum Action<Target> {
+        /// Run `hooks`, if any; the event goes no further.
+        case runHooks(Hooks?)
+        /// Run `hooks`, if any, then pass the event on to the target.
+        case forward(Hooks?, Target)
+    }
+
+    /// What a cancel hands out to do once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Run `hooks`, if any; nothing to cancel (not subscribed).
+        case runHooks(Hooks?)
+        /// Run `hooks`, if any, then cancel the upstream; `released` (the downstream) is let go
+        /// outside the lock.
+        case cancel(Hooks?, upstream: any Subscription, released: Downstream?)
+    }
+
+    /// A subscription arrived: the hooks to run and the downstream to hand it to (`.runHooks`:
+    /// cancel it).
     @inlinable
-    mutating func subscription(_ subscription: any Subscription) -> (hooks: Hooks?, downstream: Downstream?) {
-        guard case .awaiting = phase, let downstream else { return (hooks, nil) }
+    mutating func subscription(_ subscription: any Subscription) -> Action<Downstream> {
+        guard case .awaitingSubscription = phase, let downstream else { return .runHooks(hooks) }
         phase = .subscribed(subscription)
-        return (hooks, downstream)
+        return .forward(hooks, downstream)
     }
 
     /// A value arrived: the hooks to run and the downstream to forward it to (only while
     /// subscribed).
     @inlinable
-    func value() -> (hooks: Hooks?, downstream: Downstream?) {
-        guard case .subscribed = phase else { return (hooks, nil) }
-        return (hooks, downstream)
+    func value() -> Action<Downstream> {
+        guard case .subscribed = phase, let downstream else { return .runHooks(hooks) }
+        return .forward(hooks, downstream)
     }
 
     /// A completion arrived: the hooks to run and the downstream to forward it to; both are
     /// let go here.
     @inlinable
-    mutating func completion() -> (hooks: Hooks?, downstream: Downstream?) {
-        let taken: (Hooks?, Downstream?)
-        if case .subscribed = phase { taken = (hooks, downstream) } else { taken = (hooks, nil) }
-        phase = .terminal
+    mutating func completion() -> Action<Downstream> {
+        let taken: Action<Downstream>
+        if case .subscribed = phase, let downstream { taken = .forward(hooks, downstream) } else { taken = .runHooks(hooks) }
+        phase = .terminated
         downstream = nil
         if !keepsHooks { hooks = nil }
         return taken
@@ -69,20 +90,20 @@ struct EventHooksStateMachine<Downstream, Hooks> {
 
     /// A request: the hooks to run and the upstream to pass it to (only while subscribed).
     @inlinable
-    func request() -> (hooks: Hooks?, upstream: (any Subscription)?) {
-        guard case .subscribed(let upstream) = phase else { return (hooks, nil) }
-        return (hooks, upstream)
+    func request() -> Action<any Subscription> {
+        guard case .subscribed(let upstream) = phase else { return .runHooks(hooks) }
+        return .forward(hooks, upstream)
     }
 
     /// A cancel: the hooks to run, the upstream to cancel (only while subscribed) and the
     /// downstream, handed out to be let go outside the lock.
     @inlinable
-    mutating func cancel() -> (hooks: Hooks?, upstream: (any Subscription)?, released: Downstream?) {
+    mutating func cancel() -> CancelAction {
         let hooks = self.hooks
-        guard case .subscribed(let upstream) = phase else { return (hooks, nil, nil) }
-        phase = .terminal
+        guard case .subscribed(let upstream) = phase else { return .runHooks(hooks) }
+        phase = .terminated
         if !keepsHooks { self.hooks = nil }
         defer { downstream = nil }
-        return (hooks, upstream, downstream)
+        return .cancel(hooks, upstream: upstream, released: downstream)
     }
 }

@@ -37,20 +37,29 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let (hooks, downstream) = state.withLock { $0.subscription(subscription) }
-            hooks?.receiveSubscription?(subscription)
-            if let downstream {
-                downstream.receive(subscription: self)
-            } else {
+            switch state.withLock({ $0.subscription(subscription) }) {
+            case .runHooks(let hooks):
+                hooks?.receiveSubscription?(subscription)
                 subscription.cancel()
+            case .forward(let hooks, let downstream):
+                hooks?.receiveSubscription?(subscription)
+                downstream.receive(subscription: self)
             }
         }
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
-            let (hooks, downstream) = state.withLock { $0.value() }
-            hooks?.receiveOutput?(input)
-            guard let downstream else { return .none }
+            let hooks: Publishers.HandleEvents<Upstream>?
+            let downstream: Downstream
+            switch state.withLock({ $0.value() }) {
+            case .runHooks(let held):
+                held?.receiveOutput?(input)
+                return .none
+            case .forward(let held, let target):
+                held?.receiveOutput?(input)
+                hooks = held
+                downstream = target
+            }
             let demand = downstream.receive(input)
             if let returnedDemandHook {
                 returnedDemandHook(demand)
@@ -62,24 +71,36 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
-            let (hooks, downstream) = state.withLock { $0.completion() }
-            hooks?.receiveCompletion?(completion)
-            downstream?.receive(completion: completion)
+            switch state.withLock({ $0.completion() }) {
+            case .runHooks(let hooks):
+                hooks?.receiveCompletion?(completion)
+            case .forward(let hooks, let downstream):
+                hooks?.receiveCompletion?(completion)
+                downstream.receive(completion: completion)
+            }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             // As in Combine, `.none` is passed on like any other demand.
-            let (hooks, upstream) = state.withLock { $0.request() }
-            hooks?.receiveRequest?(demand)
-            upstream?.request(demand)
+            switch state.withLock({ $0.request() }) {
+            case .runHooks(let hooks):
+                hooks?.receiveRequest?(demand)
+            case .forward(let hooks, let upstream):
+                hooks?.receiveRequest?(demand)
+                upstream.request(demand)
+            }
         }
 
         @inlinable
         func cancel() {
-            let (hooks, upstream, _) = state.withLock { $0.cancel() }
-            hooks?.receiveCancel?()
-            upstream?.cancel()
+            switch state.withLock({ $0.cancel() }) {
+            case .runHooks(let hooks):
+                hooks?.receiveCancel?()
+            case .cancel(let hooks, let upstream, _):
+                hooks?.receiveCancel?()
+                upstream.cancel()
+            }
         }
 
         @usableFromInline

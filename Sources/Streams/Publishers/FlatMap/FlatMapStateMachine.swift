@@ -7,7 +7,7 @@
 @usableFromInline
 enum FlatMapPhase {
     /// The downstream has the subscription; the upstream's has not arrived.
-    case awaitingUpstream
+    case awaitingSubscription
     /// The upstream (`upstream`) may send more publishers.
     case subscribed
     /// The upstream finished: waiting for the children and the buffer.
@@ -37,7 +37,7 @@ enum FlatMapValueStep {
 /// method updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases, and the events that move between them:
-/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
+/// - `awaitingSubscription`: the downstream has the subscription. The upstream's subscription →
 ///   `subscribed`; the upstream finishing → `upstreamFinished` (or completing, when nothing is left).
 /// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`.
 /// - `upstreamFinished`: waiting for the children and the buffer; the last of them → completing.
@@ -63,7 +63,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     typealias Completion = Subscribers.Completion<Failure>
 
     @usableFromInline
-    var phase = FlatMapPhase.awaitingUpstream
+    var phase = FlatMapPhase.awaitingSubscription
     /// The upstream's subscription while `subscribed`, else `terminal` (or awaiting it).
     @usableFromInline
     var upstream = SubscriptionStatus.awaitingSubscription
@@ -104,7 +104,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     var isLive: Bool {
         switch phase {
-        case .awaitingUpstream, .subscribed, .upstreamFinished: true
+        case .awaitingSubscription, .subscribed, .upstreamFinished: true
         case .completing, .terminated: false
         }
     }
@@ -142,26 +142,35 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// The upstream's subscription arrived: true to ask it for `maxPublishers`, false to cancel it.
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingUpstream = phase else { return false }
+        guard case .awaitingSubscription = phase else { return false }
         phase = .subscribed
         upstream = .subscribed(subscription)
         return true
     }
 
+    /// What to do with a publisher from upstream.
+    @usableFromInline
+    enum UpstreamValueAction {
+        /// The upstream is done, or the stream is over: the publisher is ignored.
+        case ignore
+        /// Subscribe to the publisher made from the value as child `child`.
+        case subscribe(child: Int, Resources)
+    }
+
     /// The upstream sent a value: the index of the child to subscribe and the transform's owner.
     @inlinable
-    mutating func upstreamSentValue() -> (child: Int, resources: Resources)? {
+    mutating func upstreamSentValue() -> UpstreamValueAction {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             guard let resources else {
                 preconditionFailure("FlatMapStateMachine: internal inconsistency: live without resources")
             }
             let index = nextChild
             nextChild += 1
             children[index] = .awaitingSubscription
-            return (index, resources)
+            return .subscribe(child: index, resources)
         case .upstreamFinished, .completing, .terminated:
-            return nil
+            return .ignore
         }
     }
 
@@ -169,7 +178,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFinished() -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             phase = .upstreamFinished
             upstream = .terminal
             return isDone ? conclude(.finished, cancel: []) : nil
@@ -182,7 +191,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             return conclude(completion, cancel: children.values.compactMap(\.subscription))
         case .upstreamFinished, .completing, .terminated:
             return nil
@@ -269,7 +278,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         case .completing:
             defer { pendingFailure = nil }
             return complete(failure: pendingFailure)
-        case .awaitingUpstream, .subscribed, .upstreamFinished:
+        case .awaitingSubscription, .subscribed, .upstreamFinished:
             break
         }
         demand += additional
@@ -316,16 +325,27 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             ChildrenEnding(resources: resources, cancel: [], dismissed: dismissed, released: released), failure: failure)
     }
 
+    /// What a finished child leads to.
+    @usableFromInline
+    enum ChildFinishedAction {
+        /// Nothing more to do.
+        case none
+        /// Ask the upstream for one more publisher.
+        case askForMore(SubscriptionStatus)
+        /// Nothing is left: end with `.finished`.
+        case end(ChildrenEnding)
+    }
+
     /// Child `index` finished: the upstream to ask for one more publisher (limited
     /// `maxPublishers`), or the completion to send when nothing is left. Every `.finished`
     /// counts, even a repeated one.
     @inlinable
-    mutating func childFinished(_ index: Int) -> (askForMore: SubscriptionStatus, ending: ChildrenEnding?) {
-        guard isLive else { return (.terminal, nil) }
+    mutating func childFinished(_ index: Int) -> ChildFinishedAction {
+        guard isLive else { return .none }
         children.removeValue(forKey: index)
-        if isDone { return (.terminal, conclude(.finished, cancel: [])) }
-        guard asksForMorePublishers, case .subscribed = phase else { return (.terminal, nil) }
-        return (upstream, nil)
+        if isDone { return .end(conclude(.finished, cancel: [])) }
+        guard asksForMorePublishers, case .subscribed = phase else { return .none }
+        return .askForMore(upstream)
     }
 
     /// Child `index` failed: the other children are cancelled (not the failed one, not the

@@ -71,7 +71,7 @@ where
 
     @inlinable
     func receiveSide(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let (index, resources) = state.withLock({ $0.upstreamSentValue() }) else { return .none }
+        guard case .subscribe(let index, let resources) = state.withLock({ $0.upstreamSentValue() }) else { return .none }
         typed(resources).transform(input).receive(subscriber: ChildLink(parent: self, index: index))
         return .none
     }
@@ -126,11 +126,13 @@ where
     func receiveChild(completion: Subscribers.Completion<Failure>, index: Int) {
         switch completion {
         case .finished:
-            let (askForMore, ending) = state.withLock { $0.childFinished(index) }
-            if let ending {
+            switch state.withLock({ $0.childFinished(index) }) {
+            case .none:
+                break
+            case .askForMore(let upstream):
+                upstream.request(.max(1))
+            case .end(let ending):
                 end(ending, with: completion)
-            } else {
-                askForMore.request(.max(1))
             }
         case .failure:
             if let ending = state.withLock({ $0.childFailed(index, completion) }) {

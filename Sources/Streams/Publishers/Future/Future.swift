@@ -131,7 +131,9 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        state.withLock { $0.cancel() }?.parent.remove(self)
+        guard case .release(let downstream, let parent) = state.withLock({ $0.cancel() }) else { return }
+        parent.remove(self)
+        withExtendedLifetime(downstream) {}
     }
 
     @usableFromInline

@@ -134,20 +134,29 @@ struct FutureConduitStateMachine<Downstream: Subscriber> {
         }
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Already let go of: nothing.
+        case none
+        /// `parent` forgets this subscription; then both it and `downstream` are let go.
+        case release(Downstream, parent: Future<Output, Failure>)
+    }
+
     /// The downstream cancelled: returns the downstream and the future, to be let go outside the
     /// lock (the future forgets this subscription), unless they have already been let go.
     @inlinable
-    mutating func cancel() -> (downstream: Downstream, parent: Future<Output, Failure>)? {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .subscribing(let downstream, let parent, _, let demanded),
             .awaitingResult(let downstream, let parent, let demanded):
             phase = .terminated(demanded: demanded, parent: nil)
-            return (downstream, parent)
+            return .release(downstream, parent: parent)
         case .awaitingDemand(let downstream, let parent, _):
             phase = .terminated(demanded: false, parent: nil)
-            return (downstream, parent)
+            return .release(downstream, parent: parent)
         case .terminated:
-            return nil
+            return .none
         }
     }
 

@@ -47,13 +47,14 @@ final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringCo
     /// The subject sent a completion: whether to forward it (the first one, while subscribed).
     @inlinable
     func completionArrived() -> Bool {
-        let (forward, released) = state.withLock { (state) -> (Bool, AnyObject?) in
-            let ended = state.receiveCompletion()
-            if ended.forward { live.store(false, ordering: .releasing) }
-            return ended
+        let action = state.withLock { (state) -> MulticastInnerStateMachine.CompletionAction in
+            let action = state.receiveCompletion()
+            if case .forward = action { live.store(false, ordering: .releasing) }
+            return action
         }
+        guard case .forward(let released) = action else { return false }
         withExtendedLifetime(released) {}
-        return forward
+        return true
     }
 
     @inlinable

@@ -3,10 +3,10 @@
 ///
 /// Phases:
 /// - `awaitingSubscription(subject)`: the subject's subscription → `subscribed`; a completion is
-///   ignored; `cancel` → `terminal`, so that a later subscription is cancelled.
-/// - `subscribed(subject, subscription)`: the first completion or `cancel` → `terminal`;
+///   ignored; `cancel` → `terminated`, so that a later subscription is cancelled.
+/// - `subscribed(subject, subscription)`: the first completion or `cancel` → `terminated`;
 ///   requests go to the subject's subscription.
-/// - `terminal`: everything is ignored; a subscription is cancelled.
+/// - `terminated`: everything is ignored; a subscription is cancelled.
 ///
 /// The subject is kept until the end and handed out then, to be released outside the lock.
 @usableFromInline
@@ -15,7 +15,7 @@ struct MulticastInnerStateMachine {
     enum Phase {
         case awaitingSubscription(subject: AnyObject)
         case subscribed(subject: AnyObject, subscription: any Subscription)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -35,13 +35,22 @@ struct MulticastInnerStateMachine {
         return true
     }
 
+    /// What to do with a completion from the subject.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed (or already ended): the completion is ignored.
+        case ignore
+        /// Forward the completion; `released` (the subject) is let go outside the lock.
+        case forward(released: AnyObject)
+    }
+
     /// The subject sent a completion: whether to forward it (the first one, while subscribed),
     /// and the subject, to release outside the lock.
     @inlinable
-    mutating func receiveCompletion() -> (forward: Bool, released: AnyObject?) {
-        guard case .subscribed(let subject, _) = phase else { return (false, nil) }
-        phase = .terminal
-        return (true, subject)
+    mutating func receiveCompletion() -> CompletionAction {
+        guard case .subscribed(let subject, _) = phase else { return .ignore }
+        phase = .terminated
+        return .forward(released: subject)
     }
 
     /// The downstream (or the link, for returned demand) asks for values: the subscription to
@@ -67,12 +76,12 @@ struct MulticastInnerStateMachine {
     mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let subject):
-            phase = .terminal
+            phase = .terminated
             return .end(cancelling: nil, released: subject)
         case .subscribed(let subject, let subscription):
-            phase = .terminal
+            phase = .terminated
             return .end(cancelling: subscription, released: subject)
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }

@@ -5,11 +5,11 @@
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream's subscription → `subscribed`. Requests made before
 ///   it are added up and asked for when it arrives; a `cancel()` changes nothing, as in Combine.
-/// - `subscribed`: `.finished` → `terminal`; a failure → `terminal` if the downstream has demand
-///   for the last value, else `holdingFailure` until it requests.
-/// - `holdingFailure`: a request → `terminal` (the last value and `.finished` go downstream).
+/// - `subscribed`: `.finished` → `terminated`; a failure → `terminated` if the downstream has demand
+///   for the last value, else `completing` until it requests.
+/// - `completing`: a request → `terminated` (the last value and `.finished` go downstream).
 ///
-/// `cancel()` leads from the last two to `terminal`. Each value takes one unit of the counted
+/// `cancel()` leads from the last two to `terminated`. Each value takes one unit of the counted
 /// demand, and a value with none outstanding traps, as in Combine.
 @usableFromInline
 struct RecoveringStateMachine<Resources, Failure: Error> {
@@ -18,9 +18,9 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream failed while the downstream had no demand.
-        case holdingFailure(Failure)
+        case completing(Failure)
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -37,13 +37,22 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
         self.resources = resources
     }
 
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+        /// Hand the subscription to the resources' downstream, then ask it for `request`.
+        case handOver(Resources, request: Subscribers.Demand)
+    }
+
     /// The upstream's subscription arrived: the resources to hand the subscription to, with the
-    /// demand requested before it, or nil to cancel it.
+    /// demand requested before it, or `.cancel` to cancel it.
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription) -> (Resources, Subscribers.Demand)? {
-        guard case .awaitingSubscription = phase, let resources else { return nil }
+    mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, let resources else { return .cancel }
         phase = .subscribed(subscription)
-        return (resources, demand)
+        return .handOver(resources, request: demand)
     }
 
     /// A value arrived: where to deliver it, or nil to ignore it (before the subscription or
@@ -83,7 +92,7 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
             return .finish(resources)
         }
         guard demand > 0 else {
-            phase = .holdingFailure(failure)
+            phase = .completing(failure)
             return .none
         }
         terminate()
@@ -101,25 +110,37 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
         case .subscribed(let subscription):
             self.demand += demand
             return .forward(subscription)
-        case .holdingFailure(let failure):
+        case .completing(let failure):
             guard let resources = terminate() else { return .none }
             return .deliverFinal(resources, failure)
-        case .terminal:
+        case .terminated:
             return .none
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
     }
 
     /// The downstream cancelled: the subscription to cancel, if any, and the resources to let go
     /// of outside the lock. Before the subscription this changes nothing, as in Combine.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingSubscription, .terminal:
-            return (.terminal, nil)
+        case .awaitingSubscription, .terminated:
+            return .none
         case .subscribed(let subscription):
-            return (.subscribed(subscription), terminate())
-        case .holdingFailure:
-            return (.terminal, terminate())
+            return .cancel(subscription, released: terminate())
+        case .completing:
+            return terminate().map { .release($0) } ?? .none
         }
     }
 
@@ -128,7 +149,7 @@ struct RecoveringStateMachine<Resources, Failure: Error> {
     @inlinable
     @discardableResult
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources
     }

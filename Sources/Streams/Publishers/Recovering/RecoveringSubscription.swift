@@ -49,7 +49,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (core, demand) = state.withLock({ $0.subscribed(subscription) }) else {
+        guard case .handOver(let core, let demand) = state.withLock({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -97,8 +97,7 @@ final class RecoveringSubscription<Input, UpstreamFailure: Error, Downstream: Su
     @inlinable
     func cancel() {
         // The resources leave the lock with the subscription, to be released outside it.
-        let (upstream, _) = state.withLock { $0.cancel() }
-        upstream.cancel()
+        if case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) { upstream.cancel() }
     }
 
     @usableFromInline

@@ -4,27 +4,27 @@
 /// released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`. A `cancel()` here changes nothing, so
 ///   a late subscription is still accepted and asked for everything (as in Combine).
 /// - `subscribed(upstream)`: the result is known (upstream finished, or the operator decided
-///   early) → `holding` until the downstream has asked, or `done` when it already has; a failure
-///   or a cancel → `done`.
-/// - `holding(result)`: the result (nil: a bare `.finished`) waits for the first request.
-/// - `done`: sent, failed or cancelled; the core (downstream and closures) is let go.
+///   early) → `completing` until the downstream has asked, or `terminated` when it already has; a failure
+///   or a cancel → `terminated`.
+/// - `completing(result)`: the result (nil: a bare `.finished`) waits for the first request.
+/// - `terminated`: sent, failed or cancelled; the core (downstream and closures) is let go.
 ///
 /// `demanded` records a request made before the result is known.
 @usableFromInline
 struct ReducingStateMachine<Core, Result> {
     @usableFromInline
     enum Phase {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
-        case holding(Result?)
-        case done
+        case completing(Result?)
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaiting
+    var phase = Phase.awaitingSubscription
     @usableFromInline
     var core: Core?
     @usableFromInline
@@ -38,7 +38,7 @@ struct ReducingStateMachine<Core, Result> {
     /// The upstream subscription arrived: the core to hand the subscription to, or nil (cancel it).
     @inlinable
     mutating func subscription(_ subscription: any Subscription) -> Core? {
-        guard case .awaiting = phase, let core else { return nil }
+        guard case .awaitingSubscription = phase, let core else { return nil }
         phase = .subscribed(subscription)
         return core
     }
@@ -74,54 +74,82 @@ struct ReducingStateMachine<Core, Result> {
         guard case .subscribed(let upstream) = phase else { return Finish() }
         let cancelled = cancelUpstream ? upstream : nil
         guard demanded else {
-            phase = .holding(result)
+            phase = .completing(result)
             return Finish(upstream: cancelled)
         }
-        phase = .done
+        phase = .terminated
         defer { core = nil }
         return Finish(upstream: cancelled, deliver: core)
+    }
+
+    /// What a failure does once the lock is released.
+    @usableFromInline
+    enum FailAction {
+        /// Not subscribed: the failure is ignored.
+        case none
+        /// Cancel `cancelling`, if any, then send the failure to `deliverTo`'s downstream.
+        case fail(cancelling: (any Subscription)?, deliverTo: Core?)
     }
 
     /// A failure (from upstream, or thrown by a closure): the upstream to cancel (closure) and
     /// the core to send it to.
     @inlinable
-    mutating func fail(cancelUpstream: Bool) -> (upstream: (any Subscription)?, deliver: Core?) {
+    mutating func fail(cancelUpstream: Bool) -> FailAction {
         switch phase {
         case .subscribed(let upstream):
-            phase = .done
+            phase = .terminated
             defer { core = nil }
-            return (cancelUpstream ? upstream : nil, core)
-        case .awaiting, .holding, .done:
-            return (nil, nil)
+            return .fail(cancelling: cancelUpstream ? upstream : nil, deliverTo: core)
+        case .awaitingSubscription, .completing, .terminated:
+            return .none
         }
+    }
+
+    /// What a downstream request does once the lock is released.
+    @usableFromInline
+    enum RequestAction {
+        /// No result is held: nothing.
+        case none
+        /// Send the held `result` (nil: a bare `.finished`) to `core`'s downstream.
+        case deliver(Core, Result?)
     }
 
     /// The downstream asked (non-zero demand): a held result to deliver now.
     @inlinable
-    mutating func request() -> (core: Core, result: Result?)? {
+    mutating func request() -> RequestAction {
         demanded = true
-        guard case .holding(let result) = phase, let core else { return nil }
-        phase = .done
+        guard case .completing(let result) = phase, let core else { return .none }
+        phase = .terminated
         self.core = nil
-        return (core, result)
+        return .deliver(core, result)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription: nothing.
+        case none
+        /// Cancel `upstream`, if any; `released` (the core and the old phase) is let go outside
+        /// the lock.
+        case cancel(upstream: (any Subscription)?, released: Core?, phase: Phase)
     }
 
     /// The downstream cancelled: the upstream to cancel; what was held is returned to be let go
     /// outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: (Core?, Phase)) {
+    mutating func cancel() -> CancelAction {
         let old = phase
         switch old {
-        case .awaiting:
-            return (nil, (nil, old))
+        case .awaitingSubscription:
+            return .none
         case .subscribed(let upstream):
-            phase = .done
+            phase = .terminated
             defer { core = nil }
-            return (upstream, (core, old))
-        case .holding, .done:
-            phase = .done
+            return .cancel(upstream: upstream, released: core, phase: old)
+        case .completing, .terminated:
+            phase = .terminated
             defer { core = nil }
-            return (nil, (core, old))
+            return .cancel(upstream: nil, released: core, phase: old)
         }
     }
 }

@@ -97,7 +97,9 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         case .done:
             finish(core.result(), cancelUpstream: true)
         case .fail(let error):
-            let (upstream, deliver) = state.withLock { $0.fail(cancelUpstream: true) }
+            guard case .fail(let upstream, let deliver) = state.withLock({ $0.fail(cancelUpstream: true) }) else {
+                return .none
+            }
             upstream?.cancel()
             deliver?.downstream.receive(completion: .failure(error))
         }
@@ -111,7 +113,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
             guard let core = state.withLock({ $0.value() }) else { return }
             finish(core.result(), cancelUpstream: false)
         case .failure(let error):
-            guard let core = state.withLock({ $0.fail(cancelUpstream: false).deliver }) else { return }
+            guard case .fail(_, let core?) = state.withLock({ $0.fail(cancelUpstream: false) }) else { return }
             core.downstream.receive(completion: .failure(core.mapFailure(error)))
         }
     }
@@ -137,7 +139,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        if let (core, result) = state.withLock({ $0.request() }) {
+        if case .deliver(let core, let result) = state.withLock({ $0.request() }) {
             deliver(result, to: core)
         }
     }
@@ -145,7 +147,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
     @inlinable
     func cancel() {
         // Handed out of the lock so that what it holds is released outside it.
-        let (upstream, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let upstream, _, _) = state.withLock({ $0.cancel() }) else { return }
         upstream?.cancel()
     }
 
@@ -158,9 +160,9 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
         let result = core?.result()
         let status: SubscriptionStatus =
             switch phase {
-            case .awaiting: .awaitingSubscription
+            case .awaitingSubscription: .awaitingSubscription
             case .subscribed(let upstream): .subscribed(upstream)
-            case .holding, .done: .terminal
+            case .completing, .terminated: .terminal
             }
         if name == "Collect" {
             return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])

@@ -4,12 +4,12 @@
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream's subscription → `subscribed`. Requests made before
 ///   it are added up and asked for when it arrives; a `cancel()` changes nothing, as in Combine.
-/// - `subscribed`: a failure, or `.finished` after a value → `terminal`; `.finished` with no
-///   value → `terminal` once the downstream has requested (the replacement goes first), else
-///   `holdingReplacement` until it requests.
-/// - `holdingReplacement`: a request → `terminal`.
+/// - `subscribed`: a failure, or `.finished` after a value → `terminated`; `.finished` with no
+///   value → `terminated` once the downstream has requested (the replacement goes first), else
+///   `completing` until it requests.
+/// - `completing`: a request → `terminated`.
 ///
-/// `cancel()` leads from the last two to `terminal`.
+/// `cancel()` leads from the last two to `terminated`.
 @usableFromInline
 struct ReplaceEmptyStateMachine<Resources> {
     @usableFromInline
@@ -17,9 +17,9 @@ struct ReplaceEmptyStateMachine<Resources> {
         case awaitingSubscription
         case subscribed(any Subscription)
         /// The upstream finished empty before the downstream requested anything.
-        case holdingReplacement
+        case completing
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -40,13 +40,22 @@ struct ReplaceEmptyStateMachine<Resources> {
         self.resources = resources
     }
 
+    /// What to do with a subscription from upstream.
+    @usableFromInline
+    enum SubscriptionAction {
+        /// A second subscription, or one after the end: cancel it.
+        case cancel
+        /// Hand the subscription to the resources' downstream, then ask it for `request`.
+        case handOver(Resources, request: Subscribers.Demand)
+    }
+
     /// The upstream's subscription arrived: the resources to hand the subscription to, with the
-    /// demand requested before it, or nil to cancel it.
+    /// demand requested before it, or `.cancel` to cancel it.
     @inlinable
-    mutating func subscribed(_ subscription: any Subscription) -> (Resources, Subscribers.Demand)? {
-        guard case .awaitingSubscription = phase, let resources else { return nil }
+    mutating func subscribed(_ subscription: any Subscription) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, let resources else { return .cancel }
         phase = .subscribed(subscription)
-        return (resources, pendingDemand)
+        return .handOver(resources, request: pendingDemand)
     }
 
     /// A value arrived: where to deliver it, or nil to ignore it (before the subscription or
@@ -79,7 +88,7 @@ struct ReplaceEmptyStateMachine<Resources> {
             return .complete(resources)
         }
         guard requested else {
-            phase = .holdingReplacement
+            phase = .completing
             return .none
         }
         terminate()
@@ -97,25 +106,37 @@ struct ReplaceEmptyStateMachine<Resources> {
             return .none
         case .subscribed(let subscription):
             return .forward(subscription)
-        case .holdingReplacement:
+        case .completing:
             guard let resources = terminate() else { return .none }
             return .replace(resources)
-        case .terminal:
+        case .terminated:
             return .none
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Nothing to cancel or let go of.
+        case none
+        /// Cancel `subscription`; `released` (the resources, if still held) is let go outside the
+        /// lock.
+        case cancel(any Subscription, released: Resources?)
+        /// Nothing to cancel; `released` (the resources) is let go outside the lock.
+        case release(Resources)
     }
 
     /// The downstream cancelled: the subscription to cancel, if any, and the resources to let go
     /// of outside the lock. Before the subscription this changes nothing, as in Combine.
     @inlinable
-    mutating func cancel() -> (SubscriptionStatus, Resources?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingSubscription, .terminal:
-            return (.terminal, nil)
+        case .awaitingSubscription, .terminated:
+            return .none
         case .subscribed(let subscription):
-            return (.subscribed(subscription), terminate())
-        case .holdingReplacement:
-            return (.terminal, terminate())
+            return .cancel(subscription, released: terminate())
+        case .completing:
+            return terminate().map { .release($0) } ?? .none
         }
     }
 
@@ -124,7 +145,7 @@ struct ReplaceEmptyStateMachine<Resources> {
     @inlinable
     @discardableResult
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources
     }

@@ -22,7 +22,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard let (downstream, demand) = state.withLock({ $0.subscribed(subscription) }) else {
+        guard case .handOver(let downstream, let demand) = state.withLock({ $0.subscribed(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -70,8 +70,7 @@ final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscr
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscription, to be released outside it.
-        let (upstream, _) = state.withLock { $0.cancel() }
-        upstream.cancel()
+        if case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) { upstream.cancel() }
     }
 
     @usableFromInline

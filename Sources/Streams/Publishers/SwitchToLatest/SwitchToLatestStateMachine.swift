@@ -3,7 +3,7 @@
 @usableFromInline
 enum SwitchToLatestPhase {
     /// The downstream has the subscription; the upstream's has not arrived.
-    case awaitingUpstream
+    case awaitingSubscription
     /// The upstream may send more publishers.
     case subscribed(upstream: any Subscription)
     /// The upstream finished: waiting for the current child.
@@ -49,7 +49,7 @@ enum SwitchToLatestValueStep {
 /// event method updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases (of the outer stream), and the events that move between them:
-/// - `awaitingUpstream`: the downstream has the subscription. The upstream's subscription →
+/// - `awaitingSubscription`: the downstream has the subscription. The upstream's subscription →
 ///   `subscribed`.
 /// - `subscribed`: the upstream may send more publishers. It finishing → `upstreamFinished`, or
 ///   completing when no child is active or pending.
@@ -75,7 +75,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     typealias Completion = Subscribers.Completion<Failure>
 
     @usableFromInline
-    var phase = SwitchToLatestPhase.awaitingUpstream
+    var phase = SwitchToLatestPhase.awaitingSubscription
     @usableFromInline
     var child = SwitchToLatestChild.none
     /// The generation of the newest child.
@@ -103,7 +103,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     @inlinable
     var isLive: Bool {
         switch phase {
-        case .awaitingUpstream, .subscribed, .upstreamFinished: true
+        case .awaitingSubscription, .subscribed, .upstreamFinished: true
         case .completing, .terminated: false
         }
     }
@@ -136,22 +136,32 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// cancel it.
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingUpstream = phase else { return false }
+        guard case .awaitingSubscription = phase else { return false }
         phase = .subscribed(upstream: subscription)
         return true
+    }
+
+    /// What to do with a new child from upstream.
+    @usableFromInline
+    enum UpstreamChildAction {
+        /// The upstream is done, or the stream is over: the child is ignored.
+        case ignore
+        /// Cancel `previous` (the current child's subscription), then subscribe to the new
+        /// child with `generation`.
+        case subscribe(generation: Int, previous: SubscriptionStatus)
     }
 
     /// The upstream sent a new child: the generation to subscribe it with and the previous
     /// child's subscription to cancel first.
     @inlinable
-    mutating func upstreamSentChild() -> (generation: Int, previous: SubscriptionStatus)? {
+    mutating func upstreamSentChild() -> UpstreamChildAction {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             generation += 1
             defer { child = .awaitingSubscription(generation: generation) }
-            return (generation, child.subscription)
+            return .subscribe(generation: generation, previous: child.subscription)
         case .upstreamFinished, .completing, .terminated:
-            return nil
+            return .ignore
         }
     }
 
@@ -159,7 +169,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFinished() -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             guard case .none = child else {
                 phase = .upstreamFinished
                 return nil
@@ -175,7 +185,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
-        case .awaitingUpstream, .subscribed:
+        case .awaitingSubscription, .subscribed:
             return conclude(completion, cancel: [child.subscription])
         case .upstreamFinished, .completing, .terminated:
             return nil
@@ -265,7 +275,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
             queueHead = 0
             return .complete(
                 ChildrenEnding(resources: resources, cancel: [], dismissed: dismissed, released: released), failure: failure)
-        case .awaitingUpstream, .subscribed, .upstreamFinished:
+        case .awaitingSubscription, .subscribed, .upstreamFinished:
             break
         }
         demand += additional
@@ -352,7 +362,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         switch phase {
         case .subscribed(let subscription):
             upstream = .subscribed(subscription)
-        case .awaitingUpstream, .upstreamFinished, .completing:
+        case .awaitingSubscription, .upstreamFinished, .completing:
             break
         case .terminated:
             return nil

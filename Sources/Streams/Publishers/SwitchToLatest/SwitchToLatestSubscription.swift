@@ -61,7 +61,9 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     @inlinable
     func receive(_ input: Child) -> Subscribers.Demand {
-        guard let (generation, previous) = state.withLock({ $0.upstreamSentChild() }) else { return .none }
+        guard case .subscribe(let generation, let previous) = state.withLock({ $0.upstreamSentChild() }) else {
+            return .none
+        }
         previous.cancel()
         input.receive(subscriber: ChildLink(parent: self, generation: generation))
         return .none

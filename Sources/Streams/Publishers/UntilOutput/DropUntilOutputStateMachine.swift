@@ -2,13 +2,13 @@
 /// Each event updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases, and the events that move between them (the downstream has the subscription from the
-/// start; the upstream's and the trigger's subscriptions arrive in any phase before `terminal`):
+/// start; the upstream's and the trigger's subscriptions arrive in any phase before `terminated`):
 /// - `dropping`: the trigger's first value → `passing` (the trigger is cancelled); the trigger
-///   completing → `terminal` (its completion goes downstream, the upstream is cancelled); the
-///   upstream completing → `terminal`.
-/// - `passing`: the upstream completing → `terminal`; the trigger's completion is ignored.
+///   completing → `terminated` (its completion goes downstream, the upstream is cancelled); the
+///   upstream completing → `terminated`.
+/// - `passing`: the upstream completing → `terminated`; the trigger's completion is ignored.
 ///
-/// `cancel()` leads from both to `terminal`. Downstream demand is counted: a value passed on
+/// `cancel()` leads from both to `terminated`. Downstream demand is counted: a value passed on
 /// takes one unit; a value dropped takes none and asks the upstream for a replacement, so that
 /// the downstream is never starved (Combine lets dropped values use the demand up). A value that
 /// arrives with no demand outstanding traps, as in Combine.
@@ -21,7 +21,7 @@ struct DropUntilOutputStateMachine<Resources> {
         /// The trigger sent its value; `upstream` once subscribed.
         case passing(upstream: (any Subscription)?)
         /// Completed or cancelled: everything is let go, later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -46,7 +46,7 @@ struct DropUntilOutputStateMachine<Resources> {
             phase = .dropping(upstream: subscription, trigger: trigger)
         case .passing(nil):
             phase = .passing(upstream: subscription)
-        case .dropping, .passing, .terminal:
+        case .dropping, .passing, .terminated:
             return nil
         }
         return demand
@@ -117,7 +117,7 @@ struct DropUntilOutputStateMachine<Resources> {
         switch phase {
         case .dropping(_, .some(let subscription)): trigger = .subscribed(subscription)
         case .dropping, .passing: trigger = .terminal
-        case .terminal: return .none
+        case .terminated: return .none
         }
         guard let resources = terminate() else { return .none }
         return .complete(resources, cancelling: trigger)
@@ -134,22 +134,32 @@ struct DropUntilOutputStateMachine<Resources> {
         case .dropping, .passing:
             self.demand += demand
             return .terminal
-        case .terminal:
+        case .terminated:
             return .terminal
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Already terminated: nothing.
+        case none
+        /// Cancel `upstream` and `trigger`, if they arrived; `released` (the resources) is let go
+        /// outside the lock.
+        case cancel(upstream: (any Subscription)?, trigger: (any Subscription)?, released: Resources?)
     }
 
     /// The downstream cancelled: the subscriptions to cancel and the resources to let go of
     /// outside the lock.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, trigger: (any Subscription)?, Resources?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .dropping(let upstream, let trigger):
-            return (upstream, trigger, terminate())
+            return .cancel(upstream: upstream, trigger: trigger, released: terminate())
         case .passing(let upstream):
-            return (upstream, nil, terminate())
-        case .terminal:
-            return (nil, nil, nil)
+            return .cancel(upstream: upstream, trigger: nil, released: terminate())
+        case .terminated:
+            return .none
         }
     }
 
@@ -157,7 +167,7 @@ struct DropUntilOutputStateMachine<Resources> {
     /// outside the lock.
     @inlinable
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         defer { resources = nil }
         return resources
     }

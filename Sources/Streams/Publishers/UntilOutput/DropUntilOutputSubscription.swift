@@ -104,7 +104,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let upstream, let trigger, _) = state.withLock({ $0.cancel() }) else { return }
         upstream?.cancel()
         trigger?.cancel()
     }

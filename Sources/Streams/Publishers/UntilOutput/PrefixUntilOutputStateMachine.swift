@@ -3,15 +3,15 @@
 ///
 /// Phases, and the events that move between them (the trigger is subscribed first, then the
 /// upstream):
-/// - `awaitingUpstream`: the upstream's subscription → `subscribed` (it is handed downstream);
-///   the trigger's value → `finishedEarly`; the upstream completing → `terminal`, unheard.
-/// - `subscribed`: the trigger's value → `terminal` (`.finished` goes downstream, both sides are
-///   cancelled); the upstream completing → `terminal` (the trigger is cancelled).
-/// - `finishedEarly`: the upstream's subscription → `terminal`: it is cancelled, and the
+/// - `awaitingSubscription`: the upstream's subscription → `subscribed` (it is handed downstream);
+///   the trigger's value → `finishedEarly`; the upstream completing → `terminated`, unheard.
+/// - `subscribed`: the trigger's value → `terminated` (`.finished` goes downstream, both sides are
+///   cancelled); the upstream completing → `terminated` (the trigger is cancelled).
+/// - `finishedEarly`: the upstream's subscription → `terminated`: it is cancelled, and the
 ///   downstream gets the operator's subscription, then `.finished`. (Combine sends that
 ///   `.finished` at once, to a downstream that has no subscription yet.)
 ///
-/// `cancel()` leads from every phase to `terminal`. The trigger completing without a value is
+/// `cancel()` leads from every phase to `terminated`. The trigger completing without a value is
 /// ignored, as in Combine; after its value the trigger is cancelled (Combine leaves it running).
 ///
 /// Deliveries to the downstream are serial: ``DeliveryTurn`` says which thread delivers. A
@@ -25,23 +25,23 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     /// Where the trigger stands.
     @usableFromInline
     enum Trigger {
-        case awaiting
+        case awaitingSubscription
         case subscribed(any Subscription)
         /// Completed without a value: ignored from now on.
-        case done
+        case terminated
     }
 
     @usableFromInline
     enum Phase {
-        case awaitingUpstream(Trigger)
+        case awaitingSubscription(Trigger)
         case subscribed(upstream: any Subscription, trigger: Trigger)
         case finishedEarly
         /// Completed or cancelled: later events are ignored.
-        case terminal
+        case terminated
     }
 
     @usableFromInline
-    var phase = Phase.awaitingUpstream(.awaiting)
+    var phase = Phase.awaitingSubscription(.awaitingSubscription)
     @usableFromInline
     var turn = DeliveryTurn()
     /// A completion queued behind the delivery the turn's holder is making.
@@ -65,11 +65,11 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     @inlinable
     mutating func triggerSubscribed(_ subscription: any Subscription) -> Bool {
         switch phase {
-        case .awaitingUpstream(.awaiting):
-            phase = .awaitingUpstream(.subscribed(subscription))
-        case .subscribed(let upstream, .awaiting):
+        case .awaitingSubscription(.awaitingSubscription):
+            phase = .awaitingSubscription(.subscribed(subscription))
+        case .subscribed(let upstream, .awaitingSubscription):
             phase = .subscribed(upstream: upstream, trigger: .subscribed(subscription))
-        case .awaitingUpstream, .subscribed, .finishedEarly, .terminal:
+        case .awaitingSubscription, .subscribed, .finishedEarly, .terminated:
             return false
         }
         return true
@@ -79,11 +79,11 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     @inlinable
     mutating func triggerCompleted() {
         switch phase {
-        case .awaitingUpstream(.subscribed), .awaitingUpstream(.awaiting):
-            phase = .awaitingUpstream(.done)
-        case .subscribed(let upstream, .subscribed), .subscribed(let upstream, .awaiting):
-            phase = .subscribed(upstream: upstream, trigger: .done)
-        case .awaitingUpstream(.done), .subscribed(_, .done), .finishedEarly, .terminal:
+        case .awaitingSubscription(.subscribed), .awaitingSubscription(.awaitingSubscription):
+            phase = .awaitingSubscription(.terminated)
+        case .subscribed(let upstream, .subscribed), .subscribed(let upstream, .awaitingSubscription):
+            phase = .subscribed(upstream: upstream, trigger: .terminated)
+        case .awaitingSubscription(.terminated), .subscribed(_, .terminated), .finishedEarly, .terminated:
             return
         }
     }
@@ -106,12 +106,12 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     @inlinable
     mutating func triggerValue(thread: Int) -> CompletionAction {
         switch phase {
-        case .awaitingUpstream(.subscribed(let trigger)):
+        case .awaitingSubscription(.subscribed(let trigger)):
             phase = .finishedEarly
             return .deliver(nil, upstream: .terminal, trigger: .subscribed(trigger))
         case .subscribed(let upstream, .subscribed(let trigger)):
             return finish(.finished, thread: thread, upstream: .subscribed(upstream), trigger: .subscribed(trigger))
-        case .awaitingUpstream, .subscribed, .finishedEarly, .terminal:
+        case .awaitingSubscription, .subscribed, .finishedEarly, .terminated:
             return .none
         }
     }
@@ -132,7 +132,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription, thread: Int) -> SubscriptionAction {
         switch phase {
-        case .awaitingUpstream(let trigger):
+        case .awaitingSubscription(let trigger):
             guard let resources, case .granted = turn.claim(for: thread) else {
                 preconditionFailure("PrefixUntilOutput: internal inconsistency, a delivery before the subscription")
             }
@@ -141,7 +141,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         case .finishedEarly:
             guard let resources = terminate() else { return .cancel }
             return .handOverAndFinish(resources)
-        case .subscribed, .terminal:
+        case .subscribed, .terminated:
             return .cancel
         }
     }
@@ -171,13 +171,22 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         }
     }
 
+    /// What a thread that waited for the turn to deliver a value does.
+    @usableFromInline
+    enum ResumeDeliveryAction {
+        /// Deliver the value to the downstream, then `endDelivery()`.
+        case deliver(Resources)
+        /// The value is not delivered: carry out what ending the turn requires.
+        case end(EndAction)
+    }
+
     /// A thread that waited for the turn to deliver a value woke up: the downstream to deliver
-    /// to (then `endDelivery()`), or nil with what ending the turn requires.
+    /// to (then `endDelivery()`), or what ending the turn requires.
     @inlinable
-    mutating func resumeDelivery(_ waiter: TurnWaiter) -> (Resources?, EndAction) {
-        guard waiter.granted else { return (nil, .none) }
-        guard case .subscribed = phase, let resources else { return (nil, endDelivery()) }
-        return (resources, .none)
+    mutating func resumeDelivery(_ waiter: TurnWaiter) -> ResumeDeliveryAction {
+        guard waiter.granted else { return .end(.none) }
+        guard case .subscribed = phase, let resources else { return .end(endDelivery()) }
+        return .deliver(resources)
     }
 
     /// The upstream completed: forwarded while subscribed (the trigger is cancelled); before the
@@ -185,12 +194,12 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     @inlinable
     mutating func upstreamCompleted(_ completion: Subscribers.Completion<Failure>, thread: Int) -> CompletionAction {
         switch phase {
-        case .awaitingUpstream(let trigger):
+        case .awaitingSubscription(let trigger):
             terminate()
             return .deliver(nil, upstream: .terminal, trigger: trigger.status)
         case .subscribed(_, let trigger):
             return finish(completion, thread: thread, upstream: .terminal, trigger: trigger.status)
-        case .finishedEarly, .terminal:
+        case .finishedEarly, .terminated:
             return .none
         }
     }
@@ -204,7 +213,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         _ completion: Subscribers.Completion<Failure>, thread: Int, upstream: SubscriptionStatus,
         trigger: SubscriptionStatus
     ) -> CompletionAction {
-        phase = .terminal
+        phase = .terminated
         switch turn.claim(for: thread) {
         case .granted:
             turn.letGo()
@@ -217,14 +226,23 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         }
     }
 
+    /// What a thread that waited for the turn to deliver a completion does.
+    @usableFromInline
+    enum ResumeCompletionAction {
+        /// The turn was not granted: nothing.
+        case none
+        /// Wake `dismissed`, then send the completion to the downstream, if it is still there.
+        case deliver(Resources?, dismissed: ArraySlice<TurnWaiter>)
+    }
+
     /// A thread that waited for the turn to deliver a completion woke up: the downstream to
     /// deliver it to, and the waiters to send away.
     @inlinable
-    mutating func resumeCompletion(_ waiter: TurnWaiter) -> (Resources?, ArraySlice<TurnWaiter>) {
-        guard waiter.granted else { return (nil, []) }
+    mutating func resumeCompletion(_ waiter: TurnWaiter) -> ResumeCompletionAction {
+        guard waiter.granted else { return .none }
         let dismissed = turn.dismissAll()
         turn.letGo()
-        return (takeResources(), dismissed)
+        return .deliver(takeResources(), dismissed: dismissed)
     }
 
     /// What ending a delivery requires once the lock is released.
@@ -268,33 +286,39 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         return .subscribed(upstream)
     }
 
+    /// What a cancel does once the lock is released: it always ends the stage.
+    @usableFromInline
+    enum CancelAction {
+        /// Cancel `upstream` and `trigger` (each only if subscribed); `released` (the resources)
+        /// and `dropped` (the queued values) are let go outside the lock.
+        case end(upstream: SubscriptionStatus, trigger: SubscriptionStatus, released: Resources?, dropped: [Value])
+    }
+
     /// The downstream cancelled: the subscriptions to cancel and the resources and queued values
     /// to let go of outside the lock. A completion queued behind a delivery is dropped.
     @inlinable
-    mutating func cancel() -> (
-        upstream: SubscriptionStatus, trigger: SubscriptionStatus, Resources?, dropped: [Value]
-    ) {
+    mutating func cancel() -> CancelAction {
         let upstream: SubscriptionStatus
         let trigger: SubscriptionStatus
         switch phase {
-        case .awaitingUpstream(let current):
+        case .awaitingSubscription(let current):
             (upstream, trigger) = (.terminal, current.status)
         case .subscribed(let current, let currentTrigger):
             (upstream, trigger) = (.subscribed(current), currentTrigger.status)
-        case .finishedEarly, .terminal:
+        case .finishedEarly, .terminated:
             (upstream, trigger) = (.terminal, .terminal)
         }
-        phase = .terminal
+        phase = .terminated
         queuedCompletion = nil
         defer { queuedValues = [] }
-        return (upstream, trigger, takeResources(), queuedValues)
+        return .end(upstream: upstream, trigger: trigger, released: takeResources(), dropped: queuedValues)
     }
 
     /// Marks the machine terminal and lets go of the resources.
     @inlinable
     @discardableResult
     mutating func terminate() -> Resources? {
-        phase = .terminal
+        phase = .terminated
         return takeResources()
     }
 

@@ -58,14 +58,15 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return demand
         case .wait(let waiter):
             waiter.park()
-            let (downstream, end) = state.withLock { $0.resumeDelivery(waiter) }
-            guard let downstream else {
+            switch state.withLock({ $0.resumeDelivery(waiter) }) {
+            case .end(let end):
                 perform(end)
                 return .none
+            case .deliver(let downstream):
+                let demand = downstream.value.receive(input)
+                endDelivery()
+                return demand
             }
-            let demand = downstream.value.receive(input)
-            endDelivery()
-            return demand
         }
     }
 
@@ -118,7 +119,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             upstream.cancel()
             trigger.cancel()
             waiter.park()
-            let (downstream, dismissed) = state.withLock { $0.resumeCompletion(waiter) }
+            guard case .deliver(let downstream, let dismissed) = state.withLock({ $0.resumeCompletion(waiter) }) else {
+                return
+            }
             for waiter in dismissed { waiter.wake() }
             downstream?.value.receive(completion: completion)
         }
@@ -168,8 +171,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // The downstream leaves the lock with the subscriptions, to be released outside it.
-        let (upstream, trigger, _, _) = state.withLock { $0.cancel() }
-        upstream.cancel()
-        trigger.cancel()
+        switch state.withLock({ $0.cancel() }) {
+        case .end(let upstream, let trigger, _, _):
+            upstream.cancel()
+            trigger.cancel()
+        }
     }
 }

@@ -3,12 +3,12 @@
 /// lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `collecting`; `cancel` is a no-op, as in the other
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
 ///   time operators, so a subscription arriving later is still accepted.
-/// - `collecting`: values are buffered; a flush sends the groups the downstream's demand allows
-///   (a group due without demand is `held` until the next request); `.finished` → `finishing`;
+/// - `subscribed`: values are buffered; a flush sends the groups the downstream's demand allows
+///   (a group due without demand is `held` until the next request); `.finished` → `completing`;
 ///   a failure or `cancel` → `terminated`.
-/// - `finishing`: flushes send what is left, then `.finished` → `terminated`.
+/// - `completing`: flushes send what is left, then `.finished` → `terminated`.
 /// - `terminated`: everything has been let go.
 @usableFromInline
 struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream.Input == [Value] {
@@ -38,10 +38,10 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
 
     @usableFromInline
     enum Phase {
-        case awaiting(Box<Downstream>)
-        case collecting(Collecting)
+        case awaitingSubscription(Box<Downstream>)
+        case subscribed(Collecting)
         /// The upstream finished; what is left is being sent.
-        case finishing(Collecting)
+        case completing(Collecting)
         case terminated
     }
 
@@ -72,47 +72,47 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
     @inlinable
     init(downstream: Downstream, count: Int?) {
         self.count = count
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it.
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
-        guard case .awaiting(let downstream) = phase else { return nil }
-        phase = .collecting(Collecting(downstream: downstream, upstream: upstream))
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
+        phase = .subscribed(Collecting(downstream: downstream, upstream: upstream))
         return downstream
     }
 
     /// The interval timer was made: nil when kept, or the timer to cancel when the stream is over.
     @inlinable
     mutating func armed(_ timer: any Cancellable) -> (any Cancellable)? {
-        if case .awaiting = phase {
+        if case .awaitingSubscription = phase {
             preconditionFailure("CollectByTimeStateMachine: internal inconsistency: armed before subscribed")
         }
-        guard case .collecting(var state) = phase else { return timer }
+        guard case .subscribed(var state) = phase else { return timer }
         state.timer = timer
-        phase = .collecting(state)
+        phase = .subscribed(state)
         return nil
     }
 
     /// A value: nil when ignored, otherwise whether it filled a group.
     @inlinable
     mutating func receiveValue(_ value: Value) -> Bool? {
-        guard case .collecting(var state) = phase else { return nil }
+        guard case .subscribed(var state) = phase else { return nil }
         // Out of the enum while appending, so that the buffer is not copied.
         phase = .terminated
         state.buffer.append(value)
         let full = count.map { state.buffer.count == $0 } ?? false
-        phase = .collecting(state)
+        phase = .subscribed(state)
         return full
     }
 
     @inlinable
     mutating func receiveCompletion(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompletionAction {
-        guard case .collecting(let state) = phase else { return .ignore }
+        guard case .subscribed(let state) = phase else { return .ignore }
         switch completion {
         case .finished:
-            phase = .finishing(state)
+            phase = .completing(state)
             return .flush
         case .failure:
             phase = .terminated
@@ -127,9 +127,9 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         let finishing: Bool
         var state: Collecting
         switch phase {
-        case .collecting(let current): (state, finishing) = (current, false)
-        case .finishing(let current): (state, finishing) = (current, true)
-        case .awaiting, .terminated: return .idle
+        case .subscribed(let current): (state, finishing) = (current, false)
+        case .completing(let current): (state, finishing) = (current, true)
+        case .awaitingSubscription, .terminated: return .idle
         }
         phase = .terminated
         let ready = onlyFullGroups ? state.buffer.count >= (count ?? .max) : !state.buffer.isEmpty
@@ -143,42 +143,62 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
             state.held = ready
             if finishing && state.buffer.isEmpty { return .finish(state.downstream, state.timer) }
         }
-        phase = finishing ? .finishing(state) : .collecting(state)
+        phase = finishing ? .completing(state) : .subscribed(state)
         return step
+    }
+
+    /// What a downstream request does.
+    @usableFromInline
+    enum RequestAction {
+        /// Not collecting: nothing.
+        case none
+        /// Ask `upstream` for one more value, then schedule a flush if `flush` (a group is held).
+        case askUpstream(any Subscription, flush: Bool)
+        /// The end is waiting: schedule a flush.
+        case flush
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`: the upstream to ask
     /// for one more value, and whether a flush is due (a group is held, or the end is waiting).
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> (upstream: (any Subscription)?, flush: Bool) {
+    mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
-        case .collecting(var state):
+        case .subscribed(var state):
             state.demand += demand
-            phase = .collecting(state)
-            return (state.upstream, state.held)
-        case .finishing(var state):
+            phase = .subscribed(state)
+            return .askUpstream(state.upstream, flush: state.held)
+        case .completing(var state):
             state.demand += demand
-            phase = .finishing(state)
-            return (nil, true)
-        case .awaiting, .terminated:
-            return (nil, false)
+            phase = .completing(state)
+            return .flush
+        case .awaitingSubscription, .terminated:
+            return .none
         }
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer` and `upstream`, if any; `released` is let go outside the lock.
+        case cancel(timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase)
     }
 
     /// The downstream cancelled: what to cancel, and what to release outside the lock. Before the
     /// upstream subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: Phase) {
+    mutating func cancel() -> CancelAction {
         let released = phase
         switch phase {
-        case .collecting(let state):
+        case .subscribed(let state):
             phase = .terminated
-            return (state.timer, state.upstream, released)
-        case .finishing(let state):
+            return .cancel(timer: state.timer, upstream: state.upstream, released: released)
+        case .completing(let state):
             phase = .terminated
-            return (state.timer, nil, released)
-        case .awaiting, .terminated:
-            return (nil, nil, .terminated)
+            return .cancel(timer: state.timer, upstream: nil, released: released)
+        case .awaitingSubscription, .terminated:
+            return .none
         }
     }
 
@@ -186,8 +206,8 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
     @inlinable
     var reflected: (downstream: Downstream?, buffered: Int) {
         switch phase {
-        case .awaiting(let downstream): (downstream.value, 0)
-        case .collecting(let state), .finishing(let state): (state.downstream.value, state.buffer.count)
+        case .awaitingSubscription(let downstream): (downstream.value, 0)
+        case .subscribed(let state), .completing(let state): (state.downstream.value, state.buffer.count)
         case .terminated: (nil, 0)
         }
     }

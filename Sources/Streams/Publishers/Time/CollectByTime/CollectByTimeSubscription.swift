@@ -90,15 +90,21 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let (upstream, flushDue) = state.withLock { $0.request(demand) }
-        upstream?.request(.max(1))
-        if flushDue { scheduler.schedule(options: options) { [self] in flush() } }
+        switch state.withLock({ $0.request(demand) }) {
+        case .none:
+            return
+        case .askUpstream(let upstream, let flushDue):
+            upstream.request(.max(1))
+            if flushDue { scheduler.schedule(options: options) { [self] in flush() } }
+        case .flush:
+            scheduler.schedule(options: options) { [self] in flush() }
+        }
     }
 
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (timer, upstream, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let timer, let upstream, _) = state.withLock({ $0.cancel() }) else { return }
         timer?.cancel()
         upstream?.cancel()
     }

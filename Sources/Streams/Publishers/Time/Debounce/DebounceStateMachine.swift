@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting(downstream)`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in
+/// - `awaitingSubscription(downstream)`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in
 ///   Combine, so a subscription arriving later is still accepted.
 /// - `subscribed(downstream, upstream)`: each value becomes the pending one and gets a new timer;
 ///   the timer of the pending value sends it (if the downstream has demand) or drops it; the
@@ -25,7 +25,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @usableFromInline
     enum Phase {
         /// Waiting for the upstream subscription; requests made meanwhile are not kept.
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Box<Downstream>, upstream: any Subscription)
         /// The upstream completed; `last` is the pending value to send before `.finished`.
         case completing(Box<Downstream>, last: Value?)
@@ -49,7 +49,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     @inlinable
@@ -61,7 +61,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
-        guard case .awaiting(let downstream) = phase else { return nil }
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
         phase = .subscribed(downstream, upstream: upstream)
         return downstream
     }
@@ -79,25 +79,38 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     /// the value was replaced or already handled, the new one.
     @inlinable
     mutating func armed(_ generation: Int, timer: any Cancellable) -> (any Cancellable)? {
-        if case .awaiting = phase { preconditionFailure("DebounceStateMachine: internal inconsistency: armed before subscribed") }
+        if case .awaitingSubscription = phase {
+            preconditionFailure("DebounceStateMachine: internal inconsistency: armed before subscribed")
+        }
         guard isSubscribed, self.generation == generation, pending != nil else { return timer }
         defer { self.timer = timer }
         return self.timer
     }
 
-    /// The timer of value `generation` fired. `timer`: the timer to cancel; `delivery`: the
-    /// downstream and the value when there is demand for it.
+    /// What to do when the timer of a value fires.
+    @usableFromInline
+    enum FireAction {
+        /// The value was replaced or already handled: nothing.
+        case none
+        /// No demand: the value is dropped; cancel `timer`, if any.
+        case drop(timer: (any Cancellable)?)
+        /// Cancel `timer`, if any, then send `value` to `downstream`.
+        case deliver(Box<Downstream>, Value, timer: (any Cancellable)?)
+    }
+
+    /// The timer of value `generation` fired: the timer to cancel, and the value to send when
+    /// there is demand for it.
     @inlinable
-    mutating func fired(_ generation: Int) -> (timer: (any Cancellable)?, delivery: (Box<Downstream>, Value)?) {
+    mutating func fired(_ generation: Int) -> FireAction {
         guard case .subscribed(let downstream, _) = phase, self.generation == generation, let value = pending else {
-            return (nil, nil)
+            return .none
         }
         let timer = self.timer
         self.timer = nil
         pending = nil
-        guard demand > 0 else { return (timer, nil) }
+        guard demand > 0 else { return .drop(timer: timer) }
         demand -= 1
-        return (timer, (downstream, value))
+        return .deliver(downstream, value, timer: timer)
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`.
@@ -106,47 +119,77 @@ struct DebounceStateMachine<Downstream: Subscriber> {
         switch phase {
         case .subscribed, .completing:
             self.demand += demand
-        case .awaiting, .terminated:
+        case .awaitingSubscription, .terminated:
             break
         }
     }
 
-    /// The upstream completed: the timer to cancel, or nil when the completion is ignored.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed: the completion is ignored.
+        case ignore
+        /// Cancel `timer`, if any, and schedule the completion.
+        case schedule(cancelling: (any Cancellable)?)
+    }
+
+    /// The upstream completed: the timer to cancel, or `.ignore` when the completion is ignored.
     /// `keepLast`: keep the pending value to send before `.finished`.
     @inlinable
-    mutating func receiveCompletion(keepLast: Bool) -> (any Cancellable)?? {
-        guard case .subscribed(let downstream, _) = phase else { return nil }
+    mutating func receiveCompletion(keepLast: Bool) -> CompletionAction {
+        guard case .subscribed(let downstream, _) = phase else { return .ignore }
         phase = .completing(downstream, last: keepLast ? pending : nil)
         pending = nil
         defer { timer = nil }
-        return .some(timer)
+        return .schedule(cancelling: timer)
+    }
+
+    /// What the scheduled completion does.
+    @usableFromInline
+    enum DeliverCompletionAction {
+        /// Cancelled meanwhile: nothing.
+        case none
+        /// Send `last`, if any, then the completion to `downstream`.
+        case deliver(Box<Downstream>, last: Value?)
     }
 
     /// The scheduled completion is due: the downstream, and the last value if there is demand for it.
     @inlinable
-    mutating func deliverCompletion() -> (downstream: Box<Downstream>, last: Value?)? {
-        guard case .completing(let downstream, let last) = phase else { return nil }
+    mutating func deliverCompletion() -> DeliverCompletionAction {
+        guard case .completing(let downstream, let last) = phase else { return .none }
         phase = .terminated
-        return (downstream, demand > 0 ? last : nil)
+        return .deliver(downstream, last: demand > 0 ? last : nil)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`; `released` (the phase and the pending value)
+        /// is let go outside the lock.
+        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: Phase, pending: Value?)
+        /// The completion was on its way: only let go of `released` outside the lock.
+        case release(Phase)
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
     /// subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, released: (Phase, Value?)) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaiting, .terminated:
-            return (nil, nil, (.terminated, nil))
+        case .awaitingSubscription, .terminated:
+            return .none
         case .subscribed(_, let upstream):
             defer {
                 phase = .terminated
                 timer = nil
                 pending = nil
             }
-            return (timer, upstream, (phase, pending))
+            return .cancel(timer: timer, upstream: upstream, released: phase, pending: pending)
         case .completing:
             defer { phase = .terminated }
-            return (nil, nil, (phase, nil))
+            return .release(phase)
         }
     }
 
@@ -154,7 +197,7 @@ struct DebounceStateMachine<Downstream: Subscriber> {
     @inlinable
     var reflected: (downstream: Downstream?, demand: Subscribers.Demand, currentValue: Value?) {
         switch phase {
-        case .awaiting(let downstream): (downstream.value, .none, nil)
+        case .awaitingSubscription(let downstream): (downstream.value, .none, nil)
         case .subscribed(let downstream, _): (downstream.value, demand, pending)
         case .completing(let downstream, let last): (downstream.value, demand, last)
         case .terminated: (nil, .none, nil)

@@ -50,21 +50,26 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// The wait for value `generation` is over: send it if there is demand.
     @inlinable
     func fire(_ generation: Int) {
-        let (timer, delivery) = state.withLock { $0.fired(generation) }
-        timer?.cancel()
-        guard let (downstream, value) = delivery else { return }
-        let more = downstream.value.receive(value)
-        if more > 0 { state.withLock { $0.request(more) } }
+        switch state.withLock({ $0.fired(generation) }) {
+        case .none:
+            return
+        case .drop(let timer):
+            timer?.cancel()
+        case .deliver(let downstream, let value, let timer):
+            timer?.cancel()
+            let more = downstream.value.receive(value)
+            if more > 0 { state.withLock { $0.request(more) } }
+        }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let keepLast: Bool
         if case .finished = completion { keepLast = debounce.deliversPendingValueOnFinish } else { keepLast = false }
-        guard let timer = state.withLock({ $0.receiveCompletion(keepLast: keepLast) }) else { return }
+        guard case .schedule(let timer) = state.withLock({ $0.receiveCompletion(keepLast: keepLast) }) else { return }
         timer?.cancel()
         debounce.scheduler.schedule { [self] in
-            guard let (downstream, last) = state.withLock({ $0.deliverCompletion() }) else { return }
+            guard case .deliver(let downstream, let last) = state.withLock({ $0.deliverCompletion() }) else { return }
             if let last { _ = downstream.value.receive(last) }
             downstream.value.receive(completion: completion)
         }
@@ -78,9 +83,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (timer, upstream, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let timer, let upstream, _, _) = state.withLock({ $0.cancel() }) else { return }
         timer?.cancel()
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     @usableFromInline

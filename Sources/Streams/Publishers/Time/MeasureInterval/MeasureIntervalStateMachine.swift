@@ -80,12 +80,21 @@ struct MeasureIntervalStateMachine<Downstream: Subscriber, Time: Strideable> whe
         return upstream
     }
 
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Not subscribed: nothing.
+        case none
+        /// Cancel `upstream`; `released` (the downstream) is let go outside the lock.
+        case cancel(any Subscription, released: Box<Downstream>)
+    }
+
     /// The downstream cancelled: the upstream to cancel and the downstream to let go of, while
     /// subscribed.
     @inlinable
-    mutating func cancel() -> (upstream: any Subscription, downstream: Box<Downstream>)? {
-        guard case .subscribed(let upstream, let downstream, _) = phase else { return nil }
+    mutating func cancel() -> CancelAction {
+        guard case .subscribed(let upstream, let downstream, _) = phase else { return .none }
         phase = .terminated
-        return (upstream, downstream)
+        return .cancel(upstream, released: downstream)
     }
 }

@@ -55,7 +55,8 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        state.withLock { $0.cancel() }?.upstream.cancel()
+        guard case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) else { return }
+        upstream.cancel()
     }
 
     @usableFromInline

@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
 ///   time operators, so a subscription arriving later is still accepted.
 /// - `subscribed`: a value the downstream has demand for becomes the pending one (or, while one
 ///   is pending, replaces it with `latest`) and is emitted when its window allows; a value without
@@ -47,7 +47,7 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
 
     @usableFromInline
     enum Phase {
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Subscribed)
         case terminated
     }
@@ -64,14 +64,14 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one,
     /// or one arriving after the end).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
-        guard case .awaiting(let downstream) = phase else { return nil }
+        guard case .awaitingSubscription(let downstream) = phase else { return nil }
         phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
         return downstream
     }
@@ -96,24 +96,34 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         return due > now ? .at(due) : .now
     }
 
+    /// What a scheduled emission does.
+    @usableFromInline
+    enum EmitAction {
+        /// Nothing pending: nothing.
+        case none
+        /// Send `value` to `downstream`, then add the demand it returns.
+        case deliver(Box<Downstream>, Value)
+        /// Send `value`, then the completion queued behind it, to `downstream`; `keepAlive` (the
+        /// subscription held for the completion) is let go afterwards.
+        case deliverAndComplete(Box<Downstream>, Value, Completion, keepAlive: AnyObject?)
+    }
+
     /// A scheduled emission is due at `now`: the downstream, the value, and the completion queued
     /// behind it.
     @inlinable
-    mutating func emit(
-        now: Time
-    ) -> (downstream: Box<Downstream>, value: Value, completion: Completion?, keepAlive: AnyObject?)? {
-        if case .awaiting = phase {
+    mutating func emit(now: Time) -> EmitAction {
+        if case .awaitingSubscription = phase {
             preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
         }
-        guard case .subscribed(var state) = phase, let value = state.pending else { return nil }
+        guard case .subscribed(var state) = phase, let value = state.pending else { return .none }
         state.pending = nil
         state.lastEmission = now
         if let completion = state.completion {
             phase = .terminated
-            return (state.downstream, value, completion, state.keepAlive)
+            return .deliverAndComplete(state.downstream, value, completion, keepAlive: state.keepAlive)
         }
         phase = .subscribed(state)
-        return (state.downstream, value, nil, nil)
+        return .deliver(state.downstream, value)
     }
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`.
@@ -135,20 +145,38 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         return state.pending == nil
     }
 
+    /// What the completion scheduled on its own does.
+    @usableFromInline
+    enum DeliverCompletionAction {
+        /// Cancelled meanwhile: nothing.
+        case none
+        /// Send `completion` to `downstream`.
+        case deliver(Box<Downstream>, Completion)
+    }
+
     /// The completion scheduled on its own is due: the downstream and the completion.
     @inlinable
-    mutating func deliverCompletion() -> (downstream: Box<Downstream>, completion: Completion)? {
-        guard case .subscribed(let state) = phase, let completion = state.completion else { return nil }
+    mutating func deliverCompletion() -> DeliverCompletionAction {
+        guard case .subscribed(let state) = phase, let completion = state.completion else { return .none }
         phase = .terminated
-        return (state.downstream, completion)
+        return .deliver(state.downstream, completion)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `upstream`; `released` is let go outside the lock.
+        case cancel(any Subscription, released: Phase)
     }
 
     /// The downstream cancelled: the upstream to cancel, and what to release outside the lock.
     /// Before the upstream subscription it changes nothing.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Phase) {
-        guard case .subscribed(let state) = phase else { return (nil, .terminated) }
+    mutating func cancel() -> CancelAction {
+        guard case .subscribed(let state) = phase else { return .none }
         defer { phase = .terminated }
-        return (state.upstream, phase)
+        return .cancel(state.upstream, released: phase)
     }
 }

@@ -56,13 +56,16 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func emit() {
         let now = throttle.scheduler.now
-        guard let (downstream, value, completion, keepAlive) = state.withLock({ $0.emit(now: now) }) else { return }
-        defer { withExtendedLifetime(keepAlive) {} }
-        let more = downstream.value.receive(value)
-        if let completion {
+        switch state.withLock({ $0.emit(now: now) }) {
+        case .none:
+            return
+        case .deliver(let downstream, let value):
+            let more = downstream.value.receive(value)
+            if more > 0 { state.withLock { $0.request(more) } }
+        case .deliverAndComplete(let downstream, let value, let completion, let keepAlive):
+            defer { withExtendedLifetime(keepAlive) {} }
+            _ = downstream.value.receive(value)
             downstream.value.receive(completion: completion)
-        } else if more > 0 {
-            state.withLock { $0.request(more) }
         }
     }
 
@@ -72,7 +75,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         _ = scheduler.now
         guard state.withLock({ $0.receiveCompletion(completion, subscription: self) }) else { return }
         scheduler.schedule { [self] in
-            guard let (downstream, completion) = state.withLock({ $0.deliverCompletion() }) else { return }
+            guard case .deliver(let downstream, let completion) = state.withLock({ $0.deliverCompletion() }) else { return }
             downstream.value.receive(completion: completion)
         }
     }
@@ -85,8 +88,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        let (upstream, _) = state.withLock { $0.cancel() }
-        upstream?.cancel()
+        guard case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) else { return }
+        upstream.cancel()
     }
 
     @usableFromInline

@@ -2,7 +2,7 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaiting`: the upstream subscription → `subscribed` (the wait is armed); `cancel` is a
+/// - `awaitingSubscription`: the upstream subscription → `subscribed` (the wait is armed); `cancel` is a
 ///   no-op, as in Combine, so a subscription arriving later is still accepted.
 /// - `subscribed`: the downstream's first request and every value re-arm the wait; the upstream's
 ///   completion → `completing`; the wait running out or `cancel` → `terminated`.
@@ -43,7 +43,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @usableFromInline
     enum Phase {
-        case awaiting(Box<Downstream>)
+        case awaitingSubscription(Box<Downstream>)
         case subscribed(Subscribed)
         case completing(Box<Downstream>, upstream: any Subscription)
         case terminated
@@ -54,7 +54,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaiting(Box(downstream))
+        phase = .awaitingSubscription(Box(downstream))
     }
 
     /// What the subscription does with an upstream subscription.
@@ -68,7 +68,7 @@ struct TimeoutStateMachine<Downstream> {
 
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> SubscriptionAction {
-        guard case .awaiting(let downstream) = phase else { return .cancel }
+        guard case .awaitingSubscription(let downstream) = phase else { return .cancel }
         phase = .subscribed(Subscribed(downstream: downstream, upstream: upstream))
         return .arm(downstream)
     }
@@ -77,7 +77,9 @@ struct TimeoutStateMachine<Downstream> {
     /// is stale or over, the new one.
     @inlinable
     mutating func armed(_ wait: Int, timer: any Cancellable) -> (any Cancellable)? {
-        if case .awaiting = phase { preconditionFailure("TimeoutStateMachine: internal inconsistency: armed before subscribed") }
+        if case .awaitingSubscription = phase {
+            preconditionFailure("TimeoutStateMachine: internal inconsistency: armed before subscribed")
+        }
         guard case .subscribed(var state) = phase, state.wait == wait else { return timer }
         let replaced = state.timer
         state.timer = timer
@@ -85,15 +87,26 @@ struct TimeoutStateMachine<Downstream> {
         return replaced
     }
 
+    /// What a downstream request does.
+    @usableFromInline
+    enum RequestAction {
+        /// Not subscribed: nothing.
+        case none
+        /// Forward the demand to `upstream`.
+        case forward(any Subscription)
+        /// The first request: arm wait `wait`, then forward the demand to `upstream`.
+        case armAndForward(wait: Int, any Subscription)
+    }
+
     /// A request: the wait to arm (on the first request only) and the upstream to forward to.
     @inlinable
-    mutating func request() -> (wait: Int?, upstream: (any Subscription)?) {
-        guard case .subscribed(var state) = phase else { return (nil, nil) }
-        guard !state.requested else { return (nil, state.upstream) }
+    mutating func request() -> RequestAction {
+        guard case .subscribed(var state) = phase else { return .none }
+        guard !state.requested else { return .forward(state.upstream) }
         state.requested = true
         state.wait += 1
         phase = .subscribed(state)
-        return (state.wait, state.upstream)
+        return .armAndForward(wait: state.wait, state.upstream)
     }
 
     /// A value: the wait to arm, or nil when the value is ignored.
@@ -111,7 +124,7 @@ struct TimeoutStateMachine<Downstream> {
         switch phase {
         case .subscribed(let state): state.downstream
         case .completing(let downstream, _): downstream
-        case .awaiting, .terminated: nil
+        case .awaitingSubscription, .terminated: nil
         }
     }
 
@@ -123,12 +136,21 @@ struct TimeoutStateMachine<Downstream> {
         return state.upstream
     }
 
-    /// The upstream completed: the timer to cancel, or nil when the completion is ignored.
+    /// What to do with a completion from upstream.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed: the completion is ignored.
+        case ignore
+        /// Cancel `timer`, if any, and schedule the completion.
+        case schedule(cancelling: (any Cancellable)?)
+    }
+
+    /// The upstream completed: the timer to cancel, or `.ignore` when the completion is ignored.
     @inlinable
-    mutating func receiveCompletion() -> (any Cancellable)?? {
-        guard case .subscribed(let state) = phase else { return nil }
+    mutating func receiveCompletion() -> CompletionAction {
+        guard case .subscribed(let state) = phase else { return .ignore }
         phase = .completing(state.downstream, upstream: state.upstream)
-        return .some(state.timer)
+        return .schedule(cancelling: state.timer)
     }
 
     /// The scheduled completion is due: the downstream to send it to.
@@ -139,29 +161,48 @@ struct TimeoutStateMachine<Downstream> {
         return downstream
     }
 
+    /// What to do when a wait runs out.
+    @usableFromInline
+    enum TimeoutAction {
+        /// The wait was replaced, or the stream is over: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`, then end `downstream`'s stream.
+        case end(timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)
+    }
+
     /// Wait `wait` ran out: what to cancel and whom to tell, unless the wait was replaced.
     @inlinable
-    mutating func timedOut(_ wait: Int) -> (timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)? {
-        guard case .subscribed(let state) = phase, state.wait == wait else { return nil }
+    mutating func timedOut(_ wait: Int) -> TimeoutAction {
+        guard case .subscribed(let state) = phase, state.wait == wait else { return .none }
         phase = .terminated
-        return (state.timer, state.upstream, state.downstream)
+        return .end(timer: state.timer, upstream: state.upstream, downstream: state.downstream)
+    }
+
+    /// What a cancel does once the lock is released.
+    @usableFromInline
+    enum CancelAction {
+        /// Before the upstream subscription, or already terminated: nothing.
+        case none
+        /// Cancel `timer`, if any, and `upstream`; `released` (the downstream) is let go outside
+        /// the lock.
+        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: Box<Downstream>)
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream
     /// subscription it changes nothing; while the completion is scheduled it cancels the upstream.
     @inlinable
-    mutating func cancel() -> (timer: (any Cancellable)?, upstream: (any Subscription)?, downstream: Box<Downstream>?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaiting:
-            return (nil, nil, nil)
+        case .awaitingSubscription:
+            return .none
         case .subscribed(let state):
             phase = .terminated
-            return (state.timer, state.upstream, state.downstream)
+            return .cancel(timer: state.timer, upstream: state.upstream, released: state.downstream)
         case .completing(let downstream, let upstream):
             phase = .terminated
-            return (nil, upstream, downstream)
+            return .cancel(timer: nil, upstream: upstream, released: downstream)
         case .terminated:
-            return (nil, nil, nil)
+            return .none
         }
     }
 }

@@ -41,7 +41,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Wait number `wait` is over: if nothing restarted it, end the stream.
     @inlinable
     func timedOut(_ wait: Int) {
-        guard let (timer, upstream, downstream) = state.withLock({ $0.timedOut(wait) }) else { return }
+        guard case .end(let timer, let upstream, let downstream) = state.withLock({ $0.timedOut(wait) }) else { return }
         timer?.cancel()
         upstream.cancel()
         downstream.value.receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
@@ -75,7 +75,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let timer = state.withLock({ $0.receiveCompletion() }) else { return }
+        guard case .schedule(let timer) = state.withLock({ $0.receiveCompletion() }) else { return }
         timer?.cancel()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
             state.withLock { $0.deliverCompletion() }?.value.receive(completion: completion)
@@ -84,17 +84,23 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let (wait, upstream) = state.withLock { $0.request() }
-        if let wait { arm(wait) }
-        upstream?.request(demand)
+        switch state.withLock({ $0.request() }) {
+        case .none:
+            return
+        case .forward(let upstream):
+            upstream.request(demand)
+        case .armAndForward(let wait, let upstream):
+            arm(wait)
+            upstream.request(demand)
+        }
     }
 
     @inlinable
     func cancel() {
         // The downstream is released here, outside the lock.
-        let (timer, upstream, _) = state.withLock { $0.cancel() }
+        guard case .cancel(let timer, let upstream, _) = state.withLock({ $0.cancel() }) else { return }
         timer?.cancel()
-        upstream?.cancel()
+        upstream.cancel()
     }
 
     @usableFromInline
