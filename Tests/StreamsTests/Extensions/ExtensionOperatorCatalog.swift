@@ -60,5 +60,7 @@ let extensionOperatorCatalog: [OperatorEntry] = {
                 _ = t; return $0 + $1
             }.contract()
         },
+        OperatorEntry("nwise", .named("NWise", children: ["size"])) { h in h.ints.nwise(2).contract() },
+        OperatorEntry("pairwise", .named("NWise", children: ["size"])) { h in h.ints.pairwise().map { "\($0)" }.contract() },
     ]
 }()
