@@ -42,6 +42,8 @@ import Testing
             numbers.withLatestFrom(flags)
         let windows: AnyPublisher<[Int], Never> = numbers.nwise(3)
         let pairs: AnyPublisher<(Int, Int), Never> = numbers.pairwise()
+        let switched: Publishers.SwitchToLatest<Just<Int>, Publishers.Map<PassthroughSubject<Int, Never>, Just<Int>>> =
+            numbers.flatMapLatest { Just($0) }
 
         numbered.sink { print($0.offset, $0.output) }.store(in: &cancellables)
         events.sink { event in
@@ -52,7 +54,7 @@ import Testing
             }
         }.store(in: &cancellables)
         _ = (value, void, result, ignored, typed, quiet, retyped, toggled, mapped, filtered, prefix, restored)
-        _ = (values, failures, latest, windows, pairs)
+        _ = (values, failures, latest, windows, pairs, switched)
 
         let label = Label()
         numbers.map(String.init).assign(to: \.text, on: label, ownership: .weak).store(in: &cancellables)
