@@ -60,5 +60,14 @@ let extensionOperatorCatalog: [OperatorEntry] = {
                 _ = t; return $0 + $1
             }.contract()
         },
+        // The upstream is seen by `map`, whose subscriber hands its subscription to switchToLatest's.
+        OperatorEntry("flatMapLatest", .named("Map", children: none)) { h in
+            let t = h.tracked
+            return h.ints.flatMapLatest { value in
+                _ = t; return Just(value).setFailureType(to: TestError.self)
+            }.contract()
+        },
+        OperatorEntry("nwise", .named("NWise", children: ["size"])) { h in h.ints.nwise(2).contract() },
+        OperatorEntry("pairwise", .named("NWise", children: ["size"])) { h in h.ints.pairwise().map { "\($0)" }.contract() },
     ]
 }()

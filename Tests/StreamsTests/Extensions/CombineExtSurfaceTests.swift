@@ -1,0 +1,93 @@
+import Streams
+import Testing
+
+/// Code written as it would be against Combine and CombineExt, with only the imports changed:
+/// each CombineExt API that Streams has is used once, spelled and typed as CombineExt declares
+/// it, so that a missing spelling or a different result type fails to compile here.
+@Suite struct CombineExtSurfaceTests {
+    private final class Label {
+        var text = ""
+        var title = ""
+        var caption = ""
+    }
+
+    @Test func operatorsCompileWithCombineExtsSpellingsAndTypes() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let failing = PassthroughSubject<Int, URLErrorLike>()
+        let flags = PassthroughSubject<Bool, Never>()
+        let lists = PassthroughSubject<[Int], Never>()
+        let never = Empty<Never, Never>()
+        var cancellables = Set<AnyCancellable>()
+
+        let value: Publishers.Map<PassthroughSubject<Int, Never>, String> = numbers.mapToValue("tick")
+        let void: Publishers.Map<PassthroughSubject<Int, Never>, Void> = numbers.mapToVoid()
+        let result: AnyPublisher<Result<Int, URLErrorLike>, Never> = failing.mapToResult()
+        let ignored: Publishers.Map<Publishers.IgnoreOutput<PassthroughSubject<Int, Never>>, String> =
+            numbers.ignoreOutput(setOutputType: String.self)
+        let typed: Publishers.Map<Empty<Never, Never>, Int> = never.setOutputType(to: Int.self)
+        let quiet: AnyPublisher<Int, Never> = failing.ignoreFailure()
+        let retyped: AnyPublisher<Int, CancellationErrorLike> =
+            failing.ignoreFailure(setFailureType: CancellationErrorLike.self, completeImmediately: false)
+        let toggled: Publishers.Map<PassthroughSubject<Bool, Never>, Bool> = flags.toggle()
+        let mapped: Publishers.Map<PassthroughSubject<[Int], Never>, [String]> = lists.mapMany(String.init)
+        let filtered: Publishers.Map<PassthroughSubject<[Int], Never>, [Int]> = lists.filterMany { $0 > 0 }
+        let numbered: Publishers.Enumerated<PassthroughSubject<Int, Never>> = numbers.enumerated(initial: 1)
+        let prefix: AnyPublisher<Int, Never> = numbers.prefix(while: { $0 < 10 }, behavior: .inclusive)
+        let events: Publishers.Materialize<PassthroughSubject<Int, URLErrorLike>> = failing.materialize()
+        let restored: Publishers.Dematerialize<Publishers.Materialize<PassthroughSubject<Int, URLErrorLike>>> =
+            events.dematerialize()
+        let values: AnyPublisher<Int, Never> = events.values()
+        let failures: AnyPublisher<URLErrorLike, Never> = events.failures()
+        let latest: Publishers.WithLatestFrom<PassthroughSubject<Int, Never>, PassthroughSubject<Bool, Never>, Bool> =
+            numbers.withLatestFrom(flags)
+        let windows: AnyPublisher<[Int], Never> = numbers.nwise(3)
+        let pairs: AnyPublisher<(Int, Int), Never> = numbers.pairwise()
+        let switched: Publishers.SwitchToLatest<Just<Int>, Publishers.Map<PassthroughSubject<Int, Never>, Just<Int>>> =
+            numbers.flatMapLatest { Just($0) }
+
+        numbered.sink { print($0.offset, $0.output) }.store(in: &cancellables)
+        events.sink { event in
+            switch event {
+            case .value(let value): print(value)
+            case .failure(let error): print(error)
+            case .finished: print("finished")
+            }
+        }.store(in: &cancellables)
+        _ = (value, void, result, ignored, typed, quiet, retyped, toggled, mapped, filtered, prefix, restored)
+        _ = (values, failures, latest, windows, pairs, switched)
+
+        let label = Label()
+        numbers.map(String.init).assign(to: \.text, on: label, ownership: .weak).store(in: &cancellables)
+        numbers.map(String.init).assign(to: \.text, on: label, and: \.title, on: label, ownership: .unowned)
+            .store(in: &cancellables)
+        numbers.map(String.init)
+            .assign(to: \.text, on: label, and: \.title, on: label, and: \.caption, on: label, ownership: .strong)
+            .store(in: &cancellables)
+        numbers.send(1)
+        #expect([label.text, label.title, label.caption] == ["1", "1", "1"])
+        let behavior: PrefixWhileBehavior = .exclusive
+        let ownership: ObjectOwnership = .strong
+        #expect(behavior != .inclusive && ownership != .weak)
+    }
+
+    @Test func relaysCompileWithCombineExtsSpellings() {
+        let current = CurrentValueRelay<String>("initial")
+        let passthrough = PassthroughRelay<String>()
+        let taps = PassthroughRelay<Void>()
+        var cancellables = Set<AnyCancellable>()
+        current.subscribe(passthrough).store(in: &cancellables)
+        passthrough.subscribe(Just("just")).store(in: &cancellables)
+        Just("attached").subscribe(current).store(in: &cancellables)
+        taps.accept()
+        current.accept("next")
+        #expect(current.value == "next")
+        let event: Event<Int, Never> = .value(1)
+        #expect(event == .value(1))
+        func relayed<R: Relay>(_ relay: R) -> AnyPublisher<R.Output, Never> { relay.eraseToAnyPublisher() }
+        _ = relayed(current)
+    }
+}
+
+/// Stand-ins for the Foundation errors such code would use.
+private struct URLErrorLike: Error, Equatable {}
+private struct CancellationErrorLike: Error {}
