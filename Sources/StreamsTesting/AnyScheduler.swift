@@ -45,6 +45,40 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         scheduleRepeating = { scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) }
     }
 
+    /// A scheduler made of closures: one for each requirement of `Scheduler`.
+    ///
+    /// Use it to wrap a scheduler's work in something, such as a log line or an animation. The
+    /// closures may be called from any thread.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue.main
+    /// let logging = AnySchedulerOf<DispatchQueue>(
+    ///     minimumTolerance: { queue.minimumTolerance },
+    ///     now: { queue.now },
+    ///     scheduleImmediately: { options, action in print("now"); queue.schedule(options: options, action) },
+    ///     delayed: { date, tolerance, options, action in queue.schedule(after: date, tolerance: tolerance, options: options, action) },
+    ///     interval: { date, interval, tolerance, options, action in
+    ///         queue.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+    ///     })
+    /// ```
+    public init(
+        minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
+        now: @escaping @Sendable () -> SchedulerTimeType,
+        scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping () -> Void) -> Void,
+        delayed:
+            @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
+        interval:
+            @escaping @Sendable (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void
+            ) -> any Cancellable
+    ) {
+        currentTime = now
+        tolerance = minimumTolerance
+        scheduleNow = scheduleImmediately
+        scheduleAfter = delayed
+        scheduleRepeating = interval
+    }
+
     /// The wrapped scheduler's time.
     ///
     /// ```swift
