@@ -18,7 +18,8 @@ import Streams
 /// ```
 ///
 /// Combine has no such type; it comes from the ecosystem around it. It lives in
-/// `StreamsTesting`, which depends on no test framework, so an app target may link it.
+/// `StreamsTesting`, which an app target may link: it links Swift Testing only weakly, and
+/// XCTest not at all.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // Sendable because the closures capture only the wrapped scheduler, which `init` requires

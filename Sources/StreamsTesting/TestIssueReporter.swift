@@ -14,9 +14,11 @@ import Musl
 ///
 /// The ``automatic`` reporter records the failure with Swift Testing (`Issue.record`) when a
 /// Swift Testing test is running, and otherwise with XCTest's `XCTFail` when XCTest is loaded;
-/// with neither, it prints the failure. StreamsTesting links no test framework: XCTest is found
-/// when the process runs, and Swift Testing is linked weakly, so an app target may still link
-/// StreamsTesting. A test may bind its own reporter for the work it runs:
+/// with neither, it prints the failure. XCTest is looked up when the process runs, never linked.
+/// Swift Testing is linked weakly: on Apple platforms an app target may still link
+/// StreamsTesting without it; on Linux the binary needs the toolchain's `libTesting.so`, which
+/// ships with the Swift runtime of the toolchain. A test may bind its own reporter for the work
+/// it runs:
 ///
 /// ```swift
 /// let messages = Locked<[String]>([])

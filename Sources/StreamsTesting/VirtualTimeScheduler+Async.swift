@@ -3,7 +3,7 @@ import Streams
 extension VirtualTimeScheduler: SchedulerWakeObserver {
     /// How many turns in a row an `async` advance yields with nothing happening on the
     /// scheduler before it decides the waiting tasks have run as far as they can.
-    public static var quietYields: Int { 20 }
+    static var quietYields: Int { 20 }
 
     /// How many times in all an `async` advance yields between two steps at most, so that a task
     /// that never runs again cannot hang the test.
@@ -15,7 +15,7 @@ extension VirtualTimeScheduler: SchedulerWakeObserver {
     /// Before each step, and after the last, it yields to the tasks waiting on the scheduler
     /// (in `sleep(for:)`, or for a tick of `timer(interval:)`): it waits until every task a step
     /// woke from `sleep` has run again, then until nothing has changed on the scheduler for
-    /// ``quietYields`` turns of the executor in a row. Work the tasks schedule meanwhile runs in
+    /// twenty turns of the executor in a row. Work the tasks schedule meanwhile runs in
     /// the same advance if its time has come. So after `await scheduler.advance(by: .seconds(1))`,
     /// a task sleeping for one second has resumed and run up to its next suspension.
     ///
@@ -39,7 +39,7 @@ extension VirtualTimeScheduler: SchedulerWakeObserver {
     }
 
     /// Moves the clock to `instant` (never backwards), running the work that comes due, in
-    /// order, and letting the tasks it wakes run between steps, as ``advance(by:)-5cbws`` does.
+    /// order, and letting the tasks it wakes run between steps, as `advance(by:)` does.
     ///
     /// ```swift
     /// await scheduler.advance(to: scheduler.now.advanced(by: .seconds(2)))
@@ -54,7 +54,7 @@ extension VirtualTimeScheduler: SchedulerWakeObserver {
     }
 
     /// Advances the clock until no work is left, letting the tasks it wakes run between steps.
-    /// Repeating work never runs out: cancel it first, or use ``advance(by:)-5cbws``.
+    /// Repeating work never runs out: cancel it first, or use `advance(by:)`.
     ///
     /// ```swift
     /// let task = Task { await scheduler.timer(interval: .seconds(1)).prefix(3).reduce(0) { n, _ in n + 1 } }
