@@ -13,21 +13,22 @@ struct UISchedulerTests {
     }
 
     @Test func offTheMainQueueWorkHopsToTheMainQueue() async {
-        // Under `dispatchMain()` a pool thread drains the main queue: ask the queue, not the thread.
-        let key = DispatchSpecificKey<Int>()
-        DispatchQueue.main.setSpecific(key: key, value: 1)
-        let scheduledCallReturned = Locked(false)
-        let (ranOnMainQueue, ranAfterTheCallReturned) = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+        // Under `dispatchMain()` a pool thread drains the main queue: ask the queues, not threads.
+        let mainKey = DispatchSpecificKey<Int>()
+        DispatchQueue.main.setSpecific(key: mainKey, value: 1)
+        let background = DispatchQueue(label: "UISchedulerTests.background")
+        let backgroundKey = DispatchSpecificKey<Int>()
+        background.setSpecific(key: backgroundKey, value: 1)
+        let (onMainQueue, onCallingQueue) = await withCheckedContinuation { continuation in
+            background.async {
                 UIScheduler.shared.schedule {
-                    continuation.resume(
-                        returning: (DispatchQueue.getSpecific(key: key) == 1, scheduledCallReturned.withLock { $0 }))
+                    let onMain = DispatchQueue.getSpecific(key: mainKey) == 1
+                    continuation.resume(returning: (onMain, DispatchQueue.getSpecific(key: backgroundKey) == 1))
                 }
-                scheduledCallReturned.withLock { $0 = true }
             }
         }
-        #expect(ranOnMainQueue)
-        #expect(ranAfterTheCallReturned, "the work waited for the main queue instead of running on the calling thread")
+        #expect(onMainQueue)
+        #expect(!onCallingQueue, "the work hopped instead of running on the calling queue")
     }
 
     @Test func itHasTheMainQueuesTimeSoTestSchedulersStandInForIt() {
