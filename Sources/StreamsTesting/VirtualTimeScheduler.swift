@@ -2,10 +2,12 @@ import Streams
 
 /// A scheduler whose clock only moves when the test moves it, over any scheduler's time type.
 ///
-/// Work scheduled for an instant runs when ``advance(by:)``, ``advance(to:)`` or ``run()`` moves
+/// Work scheduled for an instant runs when `advance(by:)`, `advance(to:)` or `run()` moves
 /// the clock to or past it, in time order; work scheduled for the same instant runs in the order
-/// it was scheduled; work scheduled while the clock advances runs in the same advance if its
-/// time has come. Cancelling scheduled work removes it.
+/// it was scheduled (repeating work keeps the place it was first scheduled at); work scheduled
+/// while the clock advances runs in the same advance if its time has come. Cancelling scheduled
+/// work removes it. In an `async` test, `await advance(by:)` also lets the tasks it wakes from
+/// `sleep(for:)` run up to their next suspension between steps.
 ///
 /// It is thread-safe: work may be scheduled from any thread. The work itself runs on the thread
 /// that advances the clock, one item at a time, with no lock held.
@@ -188,7 +190,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// Advances the clock until no work is left. Repeating work never runs out: cancel it first,
-    /// or use ``advance(by:)``.
+    /// or use `advance(by:)`.
     ///
     /// ```swift
     /// scheduler.run()
