@@ -178,4 +178,13 @@ struct SchedulerSleepTests {
         await queue.advance(by: .seconds(3))
         #expect(try await task.value == start.advanced(by: .seconds(2)))
     }
+
+    @Test func onAnImmediateSchedulerSleepReturnsAtOnceAndATimerTicksOnce() async throws {
+        let queue = DispatchQueue.immediate
+        try await queue.sleep(for: .seconds(5))
+        try await ImmediateScheduler.shared.sleep(for: .seconds(5))
+        var ticks = 0
+        for await _ in queue.timer(interval: .seconds(1)).prefix(1) { ticks += 1 }
+        #expect(ticks == 1)
+    }
 }
