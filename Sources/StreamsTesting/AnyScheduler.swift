@@ -18,7 +18,8 @@ import Streams
 /// ```
 ///
 /// Combine has no such type; it comes from the ecosystem around it. It lives in
-/// `StreamsTesting`, which depends on no test framework, so an app target may link it.
+/// `StreamsTesting`, which an app target may link: it links Swift Testing only weakly, and
+/// XCTest not at all.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // Sendable because the closures capture only the wrapped scheduler, which `init` requires
@@ -43,6 +44,40 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         scheduleNow = { scheduler.schedule(options: $0, $1) }
         scheduleAfter = { scheduler.schedule(after: $0, tolerance: $1, options: $2, $3) }
         scheduleRepeating = { scheduler.schedule(after: $0, interval: $1, tolerance: $2, options: $3, $4) }
+    }
+
+    /// A scheduler made of closures: one for each requirement of `Scheduler`.
+    ///
+    /// Use it to wrap a scheduler's work in something, such as a log line or an animation. The
+    /// closures may be called from any thread.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue.main
+    /// let logging = AnySchedulerOf<DispatchQueue>(
+    ///     minimumTolerance: { queue.minimumTolerance },
+    ///     now: { queue.now },
+    ///     scheduleImmediately: { options, action in print("now"); queue.schedule(options: options, action) },
+    ///     delayed: { date, tolerance, options, action in queue.schedule(after: date, tolerance: tolerance, options: options, action) },
+    ///     interval: { date, interval, tolerance, options, action in
+    ///         queue.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+    ///     })
+    /// ```
+    public init(
+        minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
+        now: @escaping @Sendable () -> SchedulerTimeType,
+        scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping () -> Void) -> Void,
+        delayed:
+            @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void) -> Void,
+        interval:
+            @escaping @Sendable (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void
+            ) -> any Cancellable
+    ) {
+        currentTime = now
+        tolerance = minimumTolerance
+        scheduleNow = scheduleImmediately
+        scheduleAfter = delayed
+        scheduleRepeating = interval
     }
 
     /// The wrapped scheduler's time.

@@ -26,9 +26,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         case completion(Subscribers.Completion<Failure>)
     }
 
-    private let lock = Lock()
-    private var recorded: [Event] = []
-    private var subscriptions: [any Subscription] = []
+    /// What the subscriber has received, reached only under its lock.
+    private struct Recording {
+        var events: [Event] = []
+        var subscriptions: [any Subscription] = []
+    }
+
+    private let state = LockedState(Recording())
     private let initialDemand: Subscribers.Demand?
     private let demandPerValue: Subscribers.Demand
     private let valueHook: ((Input) -> Void)?
@@ -54,7 +58,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     }
 
     /// Everything received, in order.
-    public var events: [Event] { lock.withLockUnchecked { recorded } }
+    public var events: [Event] { state.withLock { $0.events } }
 
     /// The values received, in order.
     public var values: [Input] {
@@ -70,10 +74,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     public var completion: Subscribers.Completion<Failure>? { completions.first }
 
     /// How many subscriptions were received (more than one means the publisher broke the contract).
-    public var subscriptionCount: Int { lock.withLockUnchecked { subscriptions.count } }
+    public var subscriptionCount: Int { state.withLock { $0.subscriptions.count } }
 
     /// The first subscription received.
-    public var subscription: (any Subscription)? { lock.withLockUnchecked { subscriptions.first } }
+    public var subscription: (any Subscription)? { state.withLock { $0.subscriptions.first } }
 
     /// Asks the first subscription for `demand` more values.
     ///
@@ -91,9 +95,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Records the subscription and asks for the initial demand.
     public func receive(subscription: any Subscription) {
-        lock.withLockUnchecked {
-            recorded.append(.subscription(String(describing: subscription)))
-            subscriptions.append(subscription)
+        let name = String(describing: subscription)
+        state.withLock {
+            $0.events.append(.subscription(name))
+            $0.subscriptions.append(subscription)
         }
         if let initialDemand {
             subscription.request(initialDemand)
@@ -103,13 +108,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Runs `onValue`, records the value and returns `demandPerValue`.
     public func receive(_ input: Input) -> Subscribers.Demand {
         valueHook?(input)
-        lock.withLockUnchecked { recorded.append(.value(input)) }
+        state.withLock { $0.events.append(.value(input)) }
         return demandPerValue
     }
 
     /// Records the completion.
     public func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLockUnchecked { recorded.append(.completion(completion)) }
+        state.withLock { $0.events.append(.completion(completion)) }
     }
 
     /// `"TestSubscriber"`.

@@ -95,24 +95,27 @@ extension VirtualTimeScheduler {
 }
 
 /// What a pipeline under a marble test sent, tick by tick.
-private final class MarbleRecorder: @unchecked Sendable {
-    private let lock = Lock()
-    private var ticks: [[MarbleDiagram.Event]] = [[]]
-    private var completed = false
+private final class MarbleRecorder: Sendable {
+    private struct Recording {
+        var ticks: [[MarbleDiagram.Event]] = [[]]
+        var completed = false
+    }
 
-    var tick: Int { lock.withLockUnchecked { ticks.count - 1 } }
-    var isComplete: Bool { lock.withLockUnchecked { completed } }
-    var diagram: MarbleDiagram { lock.withLockUnchecked { MarbleDiagram(ticks: ticks) } }
+    private let state = LockedState(Recording())
+
+    var tick: Int { state.withLock { $0.ticks.count - 1 } }
+    var isComplete: Bool { state.withLock { $0.completed } }
+    var diagram: MarbleDiagram { state.withLock { MarbleDiagram(ticks: $0.ticks) } }
 
     func nextTick() {
-        lock.withLockUnchecked { ticks.append([]) }
+        state.withLock { $0.ticks.append([]) }
     }
 
     func record(_ event: MarbleDiagram.Event) {
-        lock.withLockUnchecked {
-            ticks[ticks.count - 1].append(event)
+        state.withLock {
+            $0.ticks[$0.ticks.count - 1].append(event)
             if case .value = event { return }
-            completed = true
+            $0.completed = true
         }
     }
 }

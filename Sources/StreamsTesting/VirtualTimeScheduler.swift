@@ -2,10 +2,12 @@ import Streams
 
 /// A scheduler whose clock only moves when the test moves it, over any scheduler's time type.
 ///
-/// Work scheduled for an instant runs when ``advance(by:)``, ``advance(to:)`` or ``run()`` moves
+/// Work scheduled for an instant runs when `advance(by:)`, `advance(to:)` or `run()` moves
 /// the clock to or past it, in time order; work scheduled for the same instant runs in the order
-/// it was scheduled; work scheduled while the clock advances runs in the same advance if its
-/// time has come. Cancelling scheduled work removes it.
+/// it was scheduled (repeating work keeps the place it was first scheduled at); work scheduled
+/// while the clock advances runs in the same advance if its time has come. Cancelling scheduled
+/// work removes it. In an `async` test, `await advance(by:)` also lets the tasks it wakes from
+/// `sleep(for:)` run up to their next suspension between steps.
 ///
 /// It is thread-safe: work may be scheduled from any thread. The work itself runs on the thread
 /// that advances the clock, one item at a time, with no lock held.
@@ -35,7 +37,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         @usableFromInline
         var date: SchedulerTimeType
         @usableFromInline
-        var sequence: Int
+        let sequence: Int
         @usableFromInline
         let interval: SchedulerTimeType.Stride?
         @usableFromInline
@@ -57,21 +59,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         }
     }
 
+    /// The clock, the waiting work and the bookkeeping of `async` advancing, reached only under
+    /// its lock.
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var clock: SchedulerTimeType
-    @usableFromInline
-    @exclusivity(unchecked)
-    var jobs: [Job] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var nextSequence = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var nextID = 0
+    let state: LockedState<State>
 
     /// Makes a scheduler whose clock starts at `now`.
     ///
@@ -79,7 +70,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(.init(uptimeNanoseconds: 1)))
     /// ```
     public init(now: SchedulerTimeType) {
-        clock = now
+        state = LockedState(State(clock: now))
     }
 
     /// The virtual time.
@@ -91,7 +82,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```
     @inlinable
     public var now: SchedulerTimeType {
-        lock.withLockUnchecked { clock }
+        state.withLock { $0.clock }
     }
 
     /// Zero: virtual time is exact.
@@ -109,7 +100,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// #expect(scheduler.scheduledCount == 1)
     /// ```
     public var scheduledCount: Int {
-        lock.withLockUnchecked { jobs.count }
+        state.withLock { $0.jobs.count }
     }
 
     /// Runs `action` at the current virtual time, the next time the clock is advanced (by any
@@ -163,24 +154,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     @inlinable
     @discardableResult
     func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void) -> Int {
-        lock.withLockUnchecked {
-            defer {
-                nextID += 1
-                nextSequence += 1
-            }
-            jobs.append(Job(id: nextID, date: date ?? clock, sequence: nextSequence, interval: interval, action: action))
-            return nextID
-        }
+        state.withLock { $0.enqueue(at: date, interval: interval, action) }
     }
 
     /// Removes the job `id`, if it is still there.
     @inlinable
     func cancel(_ id: Int) {
         // The removed action is released outside the lock: what it holds may cancel other work.
-        let removed = lock.withLockUnchecked { () -> Job? in
-            guard let index = jobs.firstIndex(where: { $0.id == id }) else { return nil }
-            return jobs.remove(at: index)
-        }
+        let removed = state.withLock { $0.remove(id) }
         withExtendedLifetime(removed) {}
     }
 
@@ -203,42 +184,20 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```
     @inlinable
     public func advance(to instant: SchedulerTimeType) {
-        while let action = nextAction(dueBy: instant) {
+        while let action = state.withLock({ $0.nextAction(dueBy: instant) }) {
             action()
         }
     }
 
-    /// Takes the earliest job due by `deadline`, moves the clock to it and returns its action,
-    /// or, when none is due, moves the clock to `deadline` and returns nil. A repeating job is
-    /// put back for its next time.
-    @inlinable
-    func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
-        lock.withLockUnchecked { () -> (() -> Void)? in
-            guard let index = jobs.indices.min(by: { jobs[$0].precedes(jobs[$1]) }), jobs[index].date <= deadline else {
-                clock = max(clock, deadline)
-                return nil
-            }
-            let date = jobs[index].date
-            clock = max(clock, date)
-            if let interval = jobs[index].interval {
-                jobs[index].date = date.advanced(by: interval)
-                jobs[index].sequence = nextSequence
-                nextSequence += 1
-                return jobs[index].action
-            }
-            return jobs.remove(at: index).action
-        }
-    }
-
     /// Advances the clock until no work is left. Repeating work never runs out: cancel it first,
-    /// or use ``advance(by:)``.
+    /// or use `advance(by:)`.
     ///
     /// ```swift
     /// scheduler.run()
     /// ```
     public func run() {
         var steps = 0
-        while let next = lock.withLockUnchecked({ jobs.min(by: { $0.date < $1.date })?.date }) {
+        while let next = state.withLock({ $0.earliestDate }) {
             steps += 1
             precondition(
                 steps <= 1_000_000,

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -96,5 +97,55 @@ struct AnySchedulerTests {
         repeating.cancel()
         #expect(runs == 2)
         #expect(immediate.now == DispatchQueue.immediate.now)
+    }
+
+    @Test func anySchedulerMadeOfClosuresForwardsEachRequirement() {
+        let queue = DispatchQueue.test
+        let calls = Locked<[String]>([])
+        let logging = AnySchedulerOf<DispatchQueue>(
+            minimumTolerance: { queue.minimumTolerance },
+            now: { queue.now },
+            scheduleImmediately: { options, action in
+                calls.withLock { $0.append("now") }
+                queue.schedule(options: options, action)
+            },
+            delayed: { date, tolerance, options, action in
+                calls.withLock { $0.append("later") }
+                queue.schedule(after: date, tolerance: tolerance, options: options, action)
+            },
+            interval: { date, interval, tolerance, options, action in
+                calls.withLock { $0.append("repeating") }
+                return queue.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+            })
+        let runs = Locked(0)
+        logging.schedule { runs.withLock { $0 += 1 } }
+        logging.schedule(after: logging.now.advanced(by: .seconds(1))) { runs.withLock { $0 += 1 } }
+        let repeating = logging.schedule(after: logging.now, interval: .seconds(1)) { runs.withLock { $0 += 1 } }
+        queue.advance(by: .seconds(1))
+        repeating.cancel()
+        #expect(calls.withLock { $0 } == ["now", "later", "repeating"])
+        #expect(runs.withLock { $0 } == 4)
+        #expect(logging.now == queue.now)
+    }
+
+    @Test func namedErasedSchedulersHaveTheirQueuesTime() {
+        let main: AnySchedulerOf<DispatchQueue> = .main
+        let global: AnySchedulerOf<DispatchQueue> = .global(qos: .utility)
+        let immediate: AnySchedulerOf<DispatchQueue> = .immediate
+        let operationQueue: AnySchedulerOf<OperationQueue> = .main
+        #expect(main.minimumTolerance == DispatchQueue.main.minimumTolerance)
+        #expect(global.minimumTolerance == DispatchQueue.global(qos: .utility).minimumTolerance)
+        #expect(immediate.now == DispatchQueue.immediate.now)
+        #expect(operationQueue.minimumTolerance == OperationQueue.main.minimumTolerance)
+        let ran = Locked(0)
+        let runLoop: AnySchedulerOf<RunLoop> = .immediate
+        let operation: AnySchedulerOf<OperationQueue> = .immediate
+        runLoop.schedule { ran.withLock { $0 += 1 } }
+        operation.schedule { ran.withLock { $0 += 1 } }
+        OperationQueue.test.schedule { ran.withLock { $0 += 1 } }
+        RunLoop.test.schedule { ran.withLock { $0 += 1 } }
+        #expect(ran.withLock { $0 } == 2, "the test schedulers wait for an advance")
+        #expect(OperationQueue.test.now == .init(Date(timeIntervalSince1970: 0)))
+        #expect(RunLoop.test.now == .init(Date(timeIntervalSince1970: 0)))
     }
 }

@@ -105,8 +105,8 @@ struct TestSchedulerTests {
         cancelled.cancel()
         #expect(scheduler.scheduledCount == 2)
         scheduler.advance(by: .seconds(2))
-        // At 2 s the one-off runs first: it was scheduled before the repeating work was put back.
-        #expect(log.entries == ["kept", "once", "kept"])
+        // At 2 s the repeating work runs first: it was scheduled before the one-off.
+        #expect(log.entries == ["kept", "kept", "once"])
         kept.cancel()
     }
 

@@ -1,0 +1,81 @@
+import Streams
+
+extension VirtualTimeScheduler {
+    /// Everything a virtual-time scheduler guards with its lock: the clock, the waiting work, and
+    /// what the `async` advance watches to know when woken tasks have run.
+    @usableFromInline
+    struct State {
+        /// The virtual time.
+        @usableFromInline
+        var clock: SchedulerTimeType
+        /// The waiting work, in no particular order.
+        @usableFromInline
+        var jobs: [Job] = []
+        /// The order of scheduling, which breaks ties between work due at the same instant.
+        @usableFromInline
+        var nextSequence = 0
+        /// The identity of the next job.
+        @usableFromInline
+        var nextID = 0
+        /// Counts every change an `async` advance waits to stop: work scheduled or cancelled, a
+        /// woken task running again.
+        @usableFromInline
+        var activity = 0
+        /// Tasks resumed by work this scheduler ran that have not run yet.
+        @usableFromInline
+        var pendingWakes = 0
+
+        @inlinable
+        init(clock: SchedulerTimeType) {
+            self.clock = clock
+        }
+
+        /// Adds a job due at `date` (now when nil), repeating every `interval` when given, and
+        /// returns its identity.
+        @inlinable
+        mutating func enqueue(at date: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void)
+            -> Int
+        {
+            let id = nextID
+            jobs.append(Job(id: id, date: date ?? clock, sequence: nextSequence, interval: interval, action: action))
+            nextID += 1
+            nextSequence += 1
+            activity &+= 1
+            return id
+        }
+
+        /// Removes the job `id` and returns it, if it is still there.
+        @inlinable
+        mutating func remove(_ id: Int) -> Job? {
+            guard let index = jobs.firstIndex(where: { $0.id == id }) else { return nil }
+            activity &+= 1
+            return jobs.remove(at: index)
+        }
+
+        /// Takes the earliest job due by `deadline`, moves the clock to it and returns its
+        /// action, or, when none is due, moves the clock to `deadline` and returns nil. A
+        /// repeating job is put back for its next time, with its first place in the order.
+        @inlinable
+        mutating func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
+            guard let index = jobs.indices.min(by: { jobs[$0].precedes(jobs[$1]) }), jobs[index].date <= deadline else {
+                clock = max(clock, deadline)
+                return nil
+            }
+            let date = jobs[index].date
+            clock = max(clock, date)
+            if let interval = jobs[index].interval {
+                // It keeps its place in the scheduling order: repeating work due at the same
+                // instant as other work runs in the order it was first scheduled.
+                jobs[index].date = date.advanced(by: interval)
+                return jobs[index].action
+            }
+            return jobs.remove(at: index).action
+        }
+
+        /// When the earliest waiting job is due, if any.
+        @usableFromInline
+        var earliestDate: SchedulerTimeType? {
+            jobs.min(by: { $0.date < $1.date })?.date
+        }
+    }
+}
