@@ -411,7 +411,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("collect(.byTime)", .named("CollectByTime", children: ["downstream", "buffered"])) { h in
             h.ints.collect(.byTime(h.scheduler, .milliseconds(10))).contract()
         },
-    ] + extensionOperatorCatalog
+    ] + extensionOperatorCatalog + flatteningAndRacingCatalog
 }()
 
 /// A text stream that drops what it is given, for `print` in the contract suite.
