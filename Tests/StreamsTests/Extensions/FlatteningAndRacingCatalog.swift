@@ -6,8 +6,8 @@ import StreamsTesting
 let flatteningAndRacingCatalog: [OperatorEntry] = {
     let none: [String] = []
     return [
-        // Compositions: they reflect as the operators they are built on.
-        OperatorEntry("flatMapLatest", .named("SwitchToLatest", children: none)) { h in
+        // Compositions: the upstream sees the operator they start with.
+        OperatorEntry("flatMapLatest", .named("Map", children: none)) { h in
             let t = h.tracked
             return h.ints.flatMapLatest {
                 _ = t; return Just($0).setFailureType(to: TestError.self)

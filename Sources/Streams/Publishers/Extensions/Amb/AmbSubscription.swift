@@ -93,7 +93,9 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     /// Subscribes to one of the two publishers on behalf of the subscription.
     @usableFromInline
-    struct Contender: Subscriber, CustomStringConvertible {
+    struct Contender: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         @usableFromInline
         typealias Input = Downstream.Input
         @usableFromInline
@@ -129,5 +131,11 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
         @usableFromInline
         var description: String { "Amb" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }

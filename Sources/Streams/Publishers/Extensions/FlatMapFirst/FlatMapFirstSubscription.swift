@@ -118,7 +118,9 @@ where
 
     /// Subscribes to inner publisher number `number` on behalf of the subscription.
     @usableFromInline
-    struct InnerLink: Subscriber, CustomStringConvertible {
+    struct InnerLink: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         @usableFromInline
         typealias Input = NewPublisher.Output
         @usableFromInline
@@ -154,5 +156,11 @@ where
 
         @usableFromInline
         var description: String { "FlatMapFirst" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }
