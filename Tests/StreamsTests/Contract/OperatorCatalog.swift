@@ -433,7 +433,7 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("rateLimiter", .named("RateLimiter", children: none)) { h in
             h.ints.rateLimiter(RateLimiter(permits: 1000, per: .seconds(1)), scheduler: h.scheduler).contract()
         },
-    ] + extensionOperatorCatalog
+    ] + extensionOperatorCatalog + flatteningAndRacingCatalog
 }()
 
 /// A text stream that drops what it is given, for `print` in the contract suite.

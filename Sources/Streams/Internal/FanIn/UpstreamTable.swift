@@ -37,6 +37,10 @@ struct UpstreamTable {
     /// `zip`: the values of each upstream waiting for their partners, oldest first.
     @usableFromInline
     var queues: [[Any]]
+    /// `zip`: how many of `queues` are empty, so that a value that completes no tuple costs a
+    /// constant amount of work, whatever the number of upstreams.
+    @usableFromInline
+    var emptyQueues: Int
 
     /// A table of `count` upstreams that keeps what `mode` needs.
     @inlinable
@@ -47,6 +51,7 @@ struct UpstreamTable {
         hasLatest = mode == .latest ? Array(repeating: false, count: count) : []
         missingLatest = mode == .latest ? count : 0
         queues = mode == .zip ? Array(repeating: [], count: count) : []
+        emptyQueues = mode == .zip ? count : 0
     }
 
     @inlinable
@@ -86,11 +91,15 @@ struct UpstreamTable {
     /// upstream has one, taken out of the queues.
     @inlinable
     mutating func enqueue(_ value: Any, at index: Int) -> [Any]? {
+        if queues[index].isEmpty { emptyQueues -= 1 }
         queues[index].append(value)
-        for queue in queues where queue.isEmpty { return nil }
+        guard emptyQueues == 0 else { return nil }
         var heads: [Any] = []
         heads.reserveCapacity(queues.count)
-        for upstream in queues.indices { heads.append(queues[upstream].removeFirst()) }
+        for upstream in queues.indices {
+            heads.append(queues[upstream].removeFirst())
+            if queues[upstream].isEmpty { emptyQueues += 1 }
+        }
         return heads
     }
 

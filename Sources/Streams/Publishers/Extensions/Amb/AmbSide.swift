@@ -1,0 +1,6 @@
+/// One of the two publishers an `amb` races.
+@usableFromInline
+enum AmbSide: Sendable {
+    case first
+    case second
+}

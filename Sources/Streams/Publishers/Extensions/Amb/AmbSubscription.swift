@@ -1,0 +1,141 @@
+/// The subscription of `amb`, with its state in an ``AmbStateMachine``.
+///
+/// It subscribes to both publishers through a ``Contender`` each. The loser is cancelled, and
+/// the downstream called, outside the lock.
+@usableFromInline
+final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    typealias StateMachine = AmbStateMachine<Downstream>
+
+    @usableFromInline
+    let state: LockedState<StateMachine>
+
+    @inlinable
+    init(downstream: Downstream) {
+        state = LockedState(StateMachine(downstream: downstream))
+    }
+
+    // MARK: Contenders
+
+    @inlinable
+    func receive(subscription: any Subscription, from side: AmbSide) {
+        switch state.withLock({ $0.receiveSubscription(subscription, from: side) }) {
+        case .requestOne: subscription.request(.max(1))
+        case .cancel: subscription.cancel()
+        }
+    }
+
+    @inlinable
+    func receive(_ input: Downstream.Input, from side: AmbSide) -> Subscribers.Demand {
+        switch state.withLock({ $0.receiveValue(input, from: side) }) {
+        case .deliver(let downstream, let loser):
+            loser?.cancel()
+            let additional = downstream.value.receive(input)
+            // The winner's own demand is returned to it rather than requested.
+            switch state.withLock({ $0.delivered(additional) }) {
+            case .request(_, let more): return more
+            case .complete(let downstream, let completion): downstream.value.receive(completion: completion)
+            case .none: break
+            }
+            return .none
+        case .hold(let loser):
+            loser?.cancel()
+            return .none
+        case .none:
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: AmbSide) {
+        guard case .complete(let downstream, let loser) = state.withLock({ $0.receiveCompletion(completion, from: side) })
+        else { return }
+        loser?.cancel()
+        downstream.value.receive(completion: completion)
+    }
+
+    // MARK: Downstream
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        switch state.withLock({ $0.request(demand) }) {
+        case .deliverHeld(let downstream, let value):
+            let additional = downstream.value.receive(value)
+            switch state.withLock({ $0.delivered(additional) }) {
+            case .request(let winner, let more): if more > 0 { winner.request(more) }
+            case .complete(let downstream, let completion): downstream.value.receive(completion: completion)
+            case .none: break
+            }
+        case .forward(let winner, let more):
+            winner.request(more)
+        case .none:
+            break
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        // What the machine held is released here, outside the lock.
+        guard case .cancel(let live, _) = state.withLock({ $0.cancel() }) else { return }
+        for subscription in live { subscription.cancel() }
+    }
+
+    @usableFromInline
+    var description: String { "Amb" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: []) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// Subscribes to one of the two publishers on behalf of the subscription.
+    @usableFromInline
+    struct Contender: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline
+        typealias Input = Downstream.Input
+        @usableFromInline
+        typealias Failure = Downstream.Failure
+
+        @usableFromInline
+        let parent: AmbSubscription
+        @usableFromInline
+        let side: AmbSide
+        @usableFromInline
+        let combineIdentifier = CombineIdentifier()
+
+        @inlinable
+        init(parent: AmbSubscription, side: AmbSide) {
+            self.parent = parent
+            self.side = side
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            parent.receive(subscription: subscription, from: side)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            parent.receive(input, from: side)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            parent.receive(completion: completion, from: side)
+        }
+
+        @usableFromInline
+        var description: String { "Amb" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: []) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}
