@@ -49,6 +49,7 @@ final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
     private let received = Locked<[Request]>([])
+    private let stopped = Locked(false)
 
     init(_ handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
@@ -76,7 +77,13 @@ final class LoopbackHTTPServer: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }  // stopped
+                guard connection >= 0 else {
+                    // Stopped: the listener is closed here, by the only thread that uses it, so
+                    // that its descriptor number is not reused (by another test's server) while
+                    // this loop could still accept on it.
+                    _ = close(descriptor)
+                    return
+                }
                 // A thread per connection, so that no handler waits for a worker of the global
                 // queue that a test keeps busy.
                 Thread.detachNewThread { self.serve(connection) }
@@ -92,10 +99,16 @@ final class LoopbackHTTPServer: Sendable {
     /// The requests received so far, in order of arrival.
     var requests: [Request] { received.withLock { $0 } }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections; only the first call does anything (a second shutdown could
+    /// reach a descriptor the process has reused since).
     func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        // Wakes the accepting thread, which closes the listener.
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = close(listener)
     }
 
     private func serve(_ connection: Int32) {

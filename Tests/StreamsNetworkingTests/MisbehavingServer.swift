@@ -39,7 +39,13 @@ final class MisbehavingServer: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }  // stopped
+                guard connection >= 0 else {
+                    // Stopped: the listener is closed here, by the only thread that uses it, so
+                    // that its descriptor number is not reused (by another test's server) while
+                    // this loop could still accept on it.
+                    _ = close(listener)
+                    return
+                }
                 accepted.add(1, ordering: .relaxed)
                 DispatchQueue.global().async { self.handle(connection) }
             }
@@ -63,8 +69,8 @@ final class MisbehavingServer: Sendable {
             return connections
         }
         guard let held else { return }
+        // Wakes the accepting thread, which closes the listener.
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = close(listener)
         for connection in held { _ = close(connection) }
     }
 

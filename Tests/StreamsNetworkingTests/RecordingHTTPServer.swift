@@ -62,7 +62,13 @@ final class RecordingHTTPServer: Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(descriptor, nil, nil)
-                guard connection >= 0 else { return }  // stopped
+                guard connection >= 0 else {
+                    // Stopped: the listener is closed here, by the only thread that uses it, so
+                    // that its descriptor number is not reused (by another test's server) while
+                    // this loop could still accept on it.
+                    _ = close(descriptor)
+                    return
+                }
                 DispatchQueue.global().async { self.serve(connection) }
             }
         }
@@ -83,8 +89,8 @@ final class RecordingHTTPServer: Sendable {
                 defer { held = nil }; return held
             })
         else { return }
+        // Wakes the accepting thread, which closes the listener.
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        _ = close(listener)
         for connection in held { _ = close(connection) }
     }
 
