@@ -26,6 +26,10 @@ let package = Package(
             name: "fuzz-rate-limit",
             dependencies: [.product(name: "StreamsNetworking", package: "Streams")],
             path: "Sources/RateLimitFuzzer"),
+        .executableTarget(
+            name: "fuzz-resilient-decoding",
+            dependencies: [.product(name: "StreamsDecoding", package: "Streams")],
+            path: "Sources/ResilientDecodingFuzzer"),
     ],
     swiftLanguageModes: [.v6]
 )

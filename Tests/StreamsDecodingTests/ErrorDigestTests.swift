@@ -53,6 +53,21 @@ struct ErrorDigestTests {
                 """)
     }
 
+    @Test func aDictionarysBadEntriesAreListedInKeyOrderEveryTime() throws {
+        struct Catalog: Decodable {
+            @Resilient var stock: [String: Int]
+        }
+        // Twenty bad entries, sent in reverse order: the decoder hands the keys over in the order
+        // of a hash table, which changed from one decode to the next.
+        let keys = (10..<30).map { "k\($0)" }
+        let json = #"{"stock": {"# + keys.reversed().map { #""\#($0)": "x""# }.joined(separator: ", ") + "}}"
+        for _ in 0..<3 {
+            let (_, digest) = try decode(Catalog.self, json)
+            let listed = try #require(digest).debugDescription.split(separator: "\n").dropFirst(2)
+            #expect(listed.map { String($0.prefix { $0 != ":" }) } == keys.map { "  - \($0)" })
+        }
+    }
+
     @Test func errorsComeInTheOrderTheyHappened() throws {
         let (_, digest) = try decode(Order.self, Self.payload)
         let errors = try #require(digest).errors

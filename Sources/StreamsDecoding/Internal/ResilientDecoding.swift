@@ -72,8 +72,8 @@ enum ResilientDecoding {
         return (elements, outcome(failures, from: source))
     }
 
-    /// The entries of a `[String: T]` that decode; `nil` for a missing key or `null`, and none
-    /// (with the error recorded) for a value that is not an object.
+    /// The entries of a `[String: T]` that decode, decoded in key order; `nil` for a missing key
+    /// or `null`, and none (with the error recorded) for a value that is not an object.
     @inlinable
     static func entries<Value: Decodable>(
         _ type: Value.Type, from source: some ResilientSource
@@ -88,7 +88,10 @@ enum ResilientDecoding {
         }
         var entries: [String: Value] = [:]
         var failures: [ElementFailure] = []
-        for key in container.allKeys {
+        // `allKeys` comes in the order of a hash table, which differs from one decode to the next;
+        // in key order, what the entries report (their own errors, then the ones left out) reads
+        // the same every time the same data is decoded.
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
             do {
                 entries[key.stringValue] = try container.decode(Value.self, forKey: key)
             } catch {
