@@ -28,8 +28,8 @@ import Testing
 
     private func phaseName(_ machine: FanInStateMachine) -> String {
         switch machine.phase {
-        case .subscribing: "subscribing"
-        case .active: "active"
+        case .awaitingSubscription: "awaitingSubscription"
+        case .subscribed: "subscribed"
         case .terminated: "terminated"
         case .modifying: "modifying"
         }
@@ -37,7 +37,7 @@ import Testing
 
     @Test func zipHandsOverWhenTheLastSubscriptionArrives() {
         var machine = FanInStateMachine(mode: .zip, count: 2)
-        #expect(phaseName(machine) == "subscribing")
+        #expect(phaseName(machine) == "awaitingSubscription")
         let first = machine.receivedSubscription(RecordingSubscription(), at: 1)
         #expect(requested(first) == Subscribers.Demand.none)
         let duplicate = machine.receivedSubscription(RecordingSubscription(), at: 1)
@@ -46,7 +46,7 @@ import Testing
         #expect(early == nil)
         let last = machine.receivedSubscription(RecordingSubscription(), at: 0)
         #expect(isHandOver(last))
-        #expect(phaseName(machine) == "active")
+        #expect(phaseName(machine) == "subscribed")
         let afterHandOver = machine.receivedSubscription(RecordingSubscription(), at: 0)
         #expect(isCancel(afterHandOver))
     }
@@ -54,7 +54,7 @@ import Testing
     @Test func mergeAndCombineLatestStartActiveAndAskLateUpstreamsForAllRequested() {
         for mode in [FanInStateMachine.Mode.merge, .latest] {
             var machine = FanInStateMachine(mode: mode, count: 2)
-            #expect(phaseName(machine) == "active")
+            #expect(phaseName(machine) == "subscribed")
             let first = machine.receivedSubscription(RecordingSubscription(), at: 0)
             #expect(requested(first) == Subscribers.Demand.none)
             let some = machine.downstreamRequested(.max(2), on: 1)

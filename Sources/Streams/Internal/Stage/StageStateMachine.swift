@@ -7,7 +7,7 @@
 ///   here is a no-op (the late subscription is still accepted), except in the filter family,
 ///   where it ends the stage.
 /// - `subscribed(core)`: values go through `core`'s step; requests go to `upstream`.
-/// - `terminal`: completed or cancelled; the core (downstream and closures) has been let go and
+/// - `terminated`: completed or cancelled; the core (downstream and closures) has been let go and
 ///   everything is ignored.
 ///
 /// `Core` is what the stage holds while it is live, handed out of the lock as one reference.
@@ -21,7 +21,7 @@ struct StageStateMachine<Core: AnyObject> {
     enum Phase {
         case awaitingSubscription(Core)
         case subscribed(Core)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -75,10 +75,10 @@ struct StageStateMachine<Core: AnyObject> {
         case .awaitingSubscription:
             return kind.isFilterFamily ? .trap : .ignore
         case .subscribed(let core):
-            phase = .terminal
+            phase = .terminated
             upstream = nil
             return .forward(core)
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }
@@ -88,7 +88,7 @@ struct StageStateMachine<Core: AnyObject> {
     @inlinable
     mutating func end() -> (upstream: any Subscription, core: Core)? {
         guard case .subscribed(let core) = phase, let upstream else { return nil }
-        phase = .terminal
+        phase = .terminated
         self.upstream = nil
         return (upstream, core)
     }
@@ -108,7 +108,7 @@ struct StageStateMachine<Core: AnyObject> {
             return kind.isFilterFamily ? .trap : .ignore
         case .subscribed:
             return upstream.map { .forward($0) } ?? .ignore
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }
@@ -120,13 +120,13 @@ struct StageStateMachine<Core: AnyObject> {
         switch phase {
         case .awaitingSubscription(let core):
             guard kind.isFilterFamily else { return (nil, nil) }
-            phase = .terminal
+            phase = .terminated
             return (nil, core)
         case .subscribed(let core):
-            phase = .terminal
+            phase = .terminated
             defer { self.upstream = nil }
             return (upstream, core)
-        case .terminal:
+        case .terminated:
             return (nil, nil)
         }
     }
