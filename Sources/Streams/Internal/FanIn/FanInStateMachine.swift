@@ -271,20 +271,28 @@ struct FanInStateMachine {
         return .ignore
     }
 
-    /// The downstream asked for `demand` on `thread`: ask every live upstream in the rows
-    /// returned but `except` (-1: none) for it. Nil: nothing to ask.
+    /// What the subscription does with a downstream request.
+    @usableFromInline
+    enum RequestAction {
+        /// Ask every live upstream in `rows` but number `except` (-1: none) for the demand.
+        case ask(rows: [UpstreamTable.Row], except: Int)
+        /// Nothing to ask.
+        case none
+    }
+
+    /// The downstream asked for `demand` on `thread`.
     @inlinable
-    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> (rows: [UpstreamTable.Row], except: Int)? {
+    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> RequestAction {
         switch phase {
         case .subscribed(let table):
             requested += demand
             if let delivery, delivery.thread == thread {
                 self.delivery!.requested += demand
-                return (table.rows, delivery.index)
+                return .ask(rows: table.rows, except: delivery.index)
             }
-            return (table.rows, -1)
+            return .ask(rows: table.rows, except: -1)
         case .awaitingSubscription, .terminated:
-            return nil
+            return .none
         case .modifying:
             Self.inconsistent("a request arrived")
         }

@@ -83,14 +83,22 @@ struct StageStateMachine<Core: AnyObject> {
         }
     }
 
-    /// The stage ends on its own (its step finished or failed): the upstream to cancel and the
-    /// core to complete through, unless it has already ended.
+    /// What the subscription does when its stage ends on its own.
+    @usableFromInline
+    enum EndAction {
+        /// Cancel `upstream`, then send the completion through `core`.
+        case complete(upstream: any Subscription, core: Core)
+        /// Already ended: nothing.
+        case none
+    }
+
+    /// The stage ends on its own (its step finished or failed), unless it has already ended.
     @inlinable
-    mutating func end() -> (upstream: any Subscription, core: Core)? {
-        guard case .subscribed(let core) = phase, let upstream else { return nil }
+    mutating func end() -> EndAction {
+        guard case .subscribed(let core) = phase, let upstream else { return .none }
         phase = .terminated
         self.upstream = nil
-        return (upstream, core)
+        return .complete(upstream: upstream, core: core)
     }
 
     @usableFromInline
@@ -113,21 +121,33 @@ struct StageStateMachine<Core: AnyObject> {
         }
     }
 
-    /// A downstream cancel: the upstream to cancel, if subscribed, and the core let go of, to be
-    /// released outside the lock.
+    /// What the subscription does with a downstream cancel; the core let go of is released
+    /// outside the lock.
+    @usableFromInline
+    enum CancelAction {
+        /// Cancel the upstream, then release the core.
+        case cancelUpstream(any Subscription, released: Core)
+        /// Release the core (ended before the upstream subscription arrived).
+        case release(Core)
+        /// Nothing: already ended, or an early cancel that Combine ignores.
+        case none
+    }
+
+    /// A downstream cancel.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Core?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let core):
-            guard kind.isFilterFamily else { return (nil, nil) }
+            guard kind.isFilterFamily else { return .none }
             phase = .terminated
-            return (nil, core)
+            return .release(core)
         case .subscribed(let core):
             phase = .terminated
             defer { self.upstream = nil }
-            return (upstream, core)
+            guard let upstream else { return .release(core) }
+            return .cancelUpstream(upstream, released: core)
         case .terminated:
-            return (nil, nil)
+            return .none
         }
     }
 }
