@@ -12,7 +12,7 @@
 public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// The cancel action, until it has run.
     @usableFromInline
-    let state: LockedState<(() -> Void)?>
+    let state: LockedState<PendingAction>
 
     /// Makes a cancellable that runs `cancel` the first time it is cancelled or deinitialized.
     ///
@@ -21,7 +21,7 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// ```
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        state = LockedState(cancel)
+        state = LockedState(PendingAction(cancel))
     }
 
     /// Makes a cancellable that cancels `canceller` the first time it is cancelled or
@@ -42,11 +42,7 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// ```
     @inlinable
     public func cancel() {
-        let action = state.withLock { action in
-            defer { action = nil }
-            return action
-        }
-        action?()
+        state.withLock { $0.take() }.run()
     }
 
     deinit {

@@ -64,9 +64,12 @@ where Downstream.Input == Output {
 
     @usableFromInline
     let name: String
-    /// The subscriber, until the request or the cancel takes it.
+    /// The subscriber (a `Pending`), until the request or the cancel takes it. Kept as an
+    /// `AnyObject`, so that the state's type does not depend on the generic parameters: the
+    /// deinitializer, which runs unspecialised, then destroys it without looking up the type
+    /// metadata of the lock's storage.
     @usableFromInline
-    let state: LockedState<Pending?>
+    let state: LockedState<AnyObject?>
     /// The value, kept after it is delivered: the mirror shows it. Stored last, so that the
     /// other fields keep offsets known at compile time in unspecialised code.
     @usableFromInline
@@ -99,7 +102,7 @@ where Downstream.Input == Output {
         state.withLock { pending in
             defer { pending = nil }
             return pending
-        }
+        }.map { unsafeDowncast($0, to: Pending.self) }
     }
 
     @usableFromInline

@@ -74,27 +74,8 @@ extension Publishers.Sequence: Sendable where Elements: Sendable {}
 final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == Iterator.Element {
-    /// What the lock guards.
     @usableFromInline
-    struct State {
-        @usableFromInline
-        var pending = Subscribers.Demand.none
-        @usableFromInline
-        var owned = false
-        @usableFromInline
-        var terminated = false
-        /// The sequence, for the description and mirror; nil once exhausted or cancelled.
-        @usableFromInline
-        var sequence: Any?
-
-        @inlinable
-        init(sequence: Any) {
-            self.sequence = sequence
-        }
-    }
-
-    @usableFromInline
-    let state: LockedState<State>
+    let state: LockedState<SequenceSubscriptionState>
     @usableFromInline
     let cancelled = Atomic<Bool>(false)
     /// Sent after the last element: `.finished`, or a `Record`'s recorded completion.
@@ -120,7 +101,7 @@ where Downstream.Input == Iterator.Element {
         downstream: Downstream, sequence: Any, iterator: Iterator, next: Iterator.Element,
         completion: Subscribers.Completion<Downstream.Failure>, isRecord: Bool = false
     ) {
-        state = LockedState(State(sequence: sequence))
+        state = LockedState(SequenceSubscriptionState(sequence: sequence))
         self.downstream = downstream
         self.completion = completion
         self.isRecord = isRecord

@@ -10,7 +10,7 @@
 /// let cancellable = userName.sink { print("name:", $0) }   // name:
 /// userName.value = "alice"                                // name: alice
 /// ```
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline
     let core: SubjectCore<Output, Failure>
 

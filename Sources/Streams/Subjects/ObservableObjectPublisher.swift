@@ -6,7 +6,7 @@
 /// ```swift
 /// let cancellable = model.objectWillChange.sink { print("model will change") }
 /// ```
-public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+public final class ObservableObjectPublisher: Publisher, Sendable {
     /// Nothing but the fact of a change.
     public typealias Output = Void
     /// Never fails.

@@ -17,7 +17,7 @@
 /// taps.send("OK")            // "tapped OK"
 /// taps.send(completion: .finished)
 /// ```
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
     @usableFromInline
     let core: SubjectCore<Output, Failure>
 

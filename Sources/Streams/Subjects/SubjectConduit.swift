@@ -40,6 +40,9 @@ struct SubjectConduitEntry<Output, Failure: Error> {
 /// current value remembers that the subscriber is behind and delivers the subject's current
 /// value on its next request. The conduit holds its subject strongly until it completes or is
 /// cancelled.
+///
+/// Unchecked `Sendable`: it calls its subscriber, which need not be `Sendable`, through
+/// `receiver`, whose lifetime the turn (or the fast mode) guarantees.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -267,7 +270,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         state.withLock { state in
             let live: StateMachine.Live?
             switch state.phase {
-            case .live(let current), .closing(let current): live = current
+            case .subscribed(let current), .completing(let current): live = current
             case .terminated: live = nil
             }
             let downstream = live?.downstream.value as Any

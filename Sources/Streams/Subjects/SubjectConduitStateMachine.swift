@@ -2,9 +2,9 @@
 /// updates it and returns what the conduit must do once its lock is released.
 ///
 /// Phases, and the events that move between them:
-/// - `live`: values and requests go through; `finish` → `closing`, or straight to `terminated`
+/// - `subscribed`: values and requests go through; `finish` → `completing`, or straight to `terminated`
 ///   when the finishing thread gets the turn at once; `cancel` → `terminated`.
-/// - `closing`: the completion is queued behind the delivery under way, or its thread waits for
+/// - `completing`: the completion is queued behind the delivery under way, or its thread waits for
 ///   the turn; values and requests are ignored. Delivering the completion, or `cancel`, →
 ///   `terminated`.
 /// - `terminated`: the subject, the core and the subscriber have been let go, except that a
@@ -46,8 +46,8 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
 
     @usableFromInline
     enum Phase {
-        case live(Live)
-        case closing(Live)
+        case subscribed(Live)
+        case completing(Live)
         /// `retained` is the subscriber while a delivery under way still uses it.
         case terminated(retained: Box<Downstream>?)
     }
@@ -83,7 +83,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     @inlinable
     init(kind: SubjectKind, live: Live, subscribingThread: Int) {
         self.kind = kind
-        phase = .live(live)
+        phase = .subscribed(live)
         turn = DeliveryTurn(holder: subscribingThread)
         behind = kind.replaysCurrent
     }
@@ -92,7 +92,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// or owed.
     @inlinable
     var allowsFastDelivery: Bool {
-        guard case .live = phase else { return false }
+        guard case .subscribed = phase else { return false }
         return demand == .unlimited && !behind && !turn.isHeld && queueHead == queue.count
     }
 
@@ -106,7 +106,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// The subscriber to hand the subscription to.
     @inlinable
     func subscriberToStart() -> Box<Downstream>? {
-        guard case .live(let live) = phase else { return nil }
+        guard case .subscribed(let live) = phase else { return nil }
         return live.downstream
     }
 
@@ -127,7 +127,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// current value remembers that the subscriber is behind).
     @inlinable
     mutating func offer(_ value: Output, from thread: Int) -> OfferAction {
-        guard case .live = phase else { return .none }
+        guard case .subscribed = phase else { return .none }
         guard demand > 0 else {
             if kind.replaysCurrent { behind = true }
             return .none
@@ -161,7 +161,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     mutating func resume(_ waiter: TurnWaiter) -> ResumeAction {
         guard waiter.granted else { return .none }
         switch phase {
-        case .live, .closing:
+        case .subscribed, .completing:
             return .deliver
         case .terminated(let retained):
             turn.letGo()
@@ -211,8 +211,8 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func finish(_ completion: Subscribers.Completion<Failure>, from thread: Int) -> FinishAction {
-        guard case .live(let live) = phase else { return .none }
-        phase = .closing(live)
+        guard case .subscribed(let live) = phase else { return .none }
+        phase = .completing(live)
         switch turn.claim(for: thread) {
         case .granted:
             return .deliver(terminate(holdingTurn: true))
@@ -238,9 +238,9 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     mutating func resumeFinish(_ waiter: TurnWaiter) -> FinishResumeAction {
         guard waiter.granted else { return .none }
         switch phase {
-        case .live:
+        case .subscribed:
             preconditionFailure("SubjectConduitStateMachine internal inconsistency: a completion waited on a live conduit")
-        case .closing:
+        case .completing:
             return .deliver(terminate(holdingTurn: true))
         case .terminated(let retained):
             turn.letGo()
@@ -255,7 +255,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     mutating func terminate(holdingTurn: Bool) -> Remains {
         let live: Live
         switch phase {
-        case .live(let current), .closing(let current):
+        case .subscribed(let current), .completing(let current):
             live = current
         case .terminated:
             preconditionFailure("SubjectConduitStateMachine internal inconsistency: terminated twice")
@@ -329,7 +329,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         if turn.hasWaiters {
             return .handOver(turn.pass()!)
         }
-        if behind, demand > 0, case .live(let live) = phase {
+        if behind, demand > 0, case .subscribed(let live) = phase {
             behind = false
             demand -= 1
             return .current(live.core)
@@ -354,7 +354,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func request(_ additional: Subscribers.Demand, from thread: Int) -> RequestAction {
-        guard case .live(let live) = phase else { return .none(fast: false) }
+        guard case .subscribed(let live) = phase else { return .none(fast: false) }
         demand += additional
         let notify = !toldCore
         toldCore = true

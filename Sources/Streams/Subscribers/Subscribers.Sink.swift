@@ -70,26 +70,11 @@ extension Subscribers {
             }
         }
 
-        /// What the lock guards.
-        @usableFromInline
-        struct State {
-            @usableFromInline
-            var status = SubscriptionStatus.awaitingSubscription
-            /// Set at init and cleared by whoever releases the closures.
-            @usableFromInline
-            var handlers: Handlers?
-
-            @inlinable
-            init(handlers: Handlers) {
-                self.handlers = handlers
-            }
-        }
-
         /// Keeps the value path free of locks and retains (see ``DeliveryGate``).
         @usableFromInline
         let gate = DeliveryGate()
         @usableFromInline
-        let state: LockedState<State>
+        let state: LockedState<SinkState>
         /// The handlers, unretained, for deliveries. Not guarded by the lock: it never changes,
         /// and the gate keeps every use of it (a delivery, or the completion sent by whoever
         /// closed the gate) before the release of the handlers, after which it is never used.
@@ -107,7 +92,7 @@ extension Subscribers {
             receiveValue: @escaping (Input) -> Void
         ) {
             let handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
-            state = LockedState(State(handlers: handlers))
+            state = LockedState(SinkState(handlers: handlers))
             borrowedHandlers = .passUnretained(handlers)
         }
 
@@ -118,7 +103,7 @@ extension Subscribers {
         /// sink.receiveValue(1)   // calls the closure given to init
         /// ```
         public var receiveValue: (Input) -> Void {
-            state.withLock { $0.handlers }?.receiveValue ?? { _ in }
+            handlers?.receiveValue ?? { _ in }
         }
 
         /// The completion closure; a closure that does nothing once the sink has completed or
@@ -128,7 +113,12 @@ extension Subscribers {
         /// sink.receiveCompletion(.finished)   // calls the closure given to init
         /// ```
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            state.withLock { $0.handlers }?.receiveCompletion ?? { _ in }
+            handlers?.receiveCompletion ?? { _ in }
+        }
+
+        /// The closures, unless released.
+        var handlers: Handlers? {
+            state.withLock { $0.handlers }.map { unsafeDowncast($0, to: Handlers.self) }
         }
 
         /// Keeps the first subscription and asks it for unlimited values; cancels any other.

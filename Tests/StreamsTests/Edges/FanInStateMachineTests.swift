@@ -26,10 +26,18 @@ import Testing
         return nil
     }
 
+    /// What a downstream request asks of the upstreams; nil when it asks nothing.
+    private func asked(
+        _ machine: inout FanInStateMachine, _ demand: Subscribers.Demand, on thread: Int
+    ) -> (rows: [UpstreamTable.Row], except: Int)? {
+        if case .ask(let rows, let except) = machine.downstreamRequested(demand, on: thread) { return (rows, except) }
+        return nil
+    }
+
     private func phaseName(_ machine: FanInStateMachine) -> String {
         switch machine.phase {
-        case .subscribing: "subscribing"
-        case .active: "active"
+        case .awaitingSubscription: "awaitingSubscription"
+        case .subscribed: "subscribed"
         case .terminated: "terminated"
         case .modifying: "modifying"
         }
@@ -37,16 +45,16 @@ import Testing
 
     @Test func zipHandsOverWhenTheLastSubscriptionArrives() {
         var machine = FanInStateMachine(mode: .zip, count: 2)
-        #expect(phaseName(machine) == "subscribing")
+        #expect(phaseName(machine) == "awaitingSubscription")
         let first = machine.receivedSubscription(RecordingSubscription(), at: 1)
         #expect(requested(first) == Subscribers.Demand.none)
         let duplicate = machine.receivedSubscription(RecordingSubscription(), at: 1)
         #expect(isCancel(duplicate))
-        let early = machine.downstreamRequested(.max(1), on: 1)
+        let early = asked(&machine, .max(1), on: 1)
         #expect(early == nil)
         let last = machine.receivedSubscription(RecordingSubscription(), at: 0)
         #expect(isHandOver(last))
-        #expect(phaseName(machine) == "active")
+        #expect(phaseName(machine) == "subscribed")
         let afterHandOver = machine.receivedSubscription(RecordingSubscription(), at: 0)
         #expect(isCancel(afterHandOver))
     }
@@ -54,12 +62,12 @@ import Testing
     @Test func mergeAndCombineLatestStartActiveAndAskLateUpstreamsForAllRequested() {
         for mode in [FanInStateMachine.Mode.merge, .latest] {
             var machine = FanInStateMachine(mode: mode, count: 2)
-            #expect(phaseName(machine) == "active")
+            #expect(phaseName(machine) == "subscribed")
             let first = machine.receivedSubscription(RecordingSubscription(), at: 0)
             #expect(requested(first) == Subscribers.Demand.none)
-            let some = machine.downstreamRequested(.max(2), on: 1)
+            let some = asked(&machine, .max(2), on: 1)
             #expect(some?.except == -1)
-            let more = machine.downstreamRequested(.max(3), on: 1)
+            let more = asked(&machine, .max(3), on: 1)
             #expect(more?.rows.count == 2)
             let late = machine.receivedSubscription(RecordingSubscription(), at: 1)
             #expect(requested(late) == .max(5))
@@ -145,16 +153,16 @@ import Testing
         _ = machine.receivedZipped(5, at: 2, thread: 7)
         let reentrant = machine.receivedZipped(6, at: 1, thread: 7)
         #expect(!reentrant.opensDelivery)
-        let inside = machine.downstreamRequested(.max(2), on: 7)
+        let inside = asked(&machine, .max(2), on: 7)
         #expect(inside?.except == 1)
-        let elsewhere = machine.downstreamRequested(.max(5), on: 8)
+        let elsewhere = asked(&machine, .max(5), on: 8)
         #expect(elsewhere?.except == -1)
         let replenish = machine.deliveredZipped(.max(1))
         #expect(replenish.returned == .max(3))
         #expect(replenish.demand == .max(1))
         #expect(replenish.except == 1)
         #expect(machine.requested == .max(8))
-        let after = machine.downstreamRequested(.max(1), on: 7)
+        let after = asked(&machine, .max(1), on: 7)
         #expect(after?.except == -1)
     }
 

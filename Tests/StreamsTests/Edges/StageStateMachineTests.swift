@@ -10,8 +10,7 @@ import Testing
     @Test func anOrdinaryStageKeepsItsLateSubscriptionAfterAnEarlyCancel() {
         let core = Core()
         var machine = StageStateMachine(kind: .tryMap, core: core)
-        let early = machine.cancel()
-        #expect(early.upstream == nil && early.released == nil)
+        guard case .none = machine.cancel() else { Issue.record("an early cancel is ignored"); return }
         guard case .ignore = machine.request() else { Issue.record("a request before the subscription is ignored"); return }
         guard case .ignore = machine.receiveCompletion() else { Issue.record("an early completion is ignored"); return }
         #expect(machine.waitingCore === core)
@@ -22,7 +21,7 @@ import Testing
         guard case .forward(let ended) = machine.receiveCompletion() else { Issue.record("the completion is forwarded"); return }
         #expect(ended === core)
         #expect(machine.subscribedCore == nil && machine.waitingCore == nil)
-        #expect(machine.end() == nil)
+        guard case .none = machine.end() else { Issue.record("an ended stage does not end again"); return }
         guard case .ignore = machine.receiveCompletion() else { Issue.record("a second completion is ignored"); return }
     }
 
@@ -31,13 +30,14 @@ import Testing
         var early = StageStateMachine(kind: .removeDuplicates, core: core)
         guard case .trap = early.request() else { Issue.record("an early request traps"); return }
         guard case .trap = early.receiveCompletion() else { Issue.record("an early completion traps"); return }
-        #expect(early.cancel().released === core)
+        guard case .release(let released) = early.cancel() else { Issue.record("an early cancel ends the stage"); return }
+        #expect(released === core)
         #expect(early.receiveSubscription(ManualSubscription()) == nil)
 
         var stage = StageStateMachine(kind: .prefixWhile, core: core)
         _ = stage.receiveSubscription(ManualSubscription())
-        let end = stage.end()
-        #expect(end?.core === core)
-        #expect(stage.cancel().upstream == nil)
+        guard case .complete(_, let ended) = stage.end() else { Issue.record("the stage ends"); return }
+        #expect(ended === core)
+        guard case .none = stage.cancel() else { Issue.record("a cancel after the end is ignored"); return }
     }
 }

@@ -28,8 +28,8 @@ import Testing
 
     func phaseName(_ machine: Machine) -> String {
         switch machine.phase {
-        case .live: "live"
-        case .closing: "closing"
+        case .subscribed: "subscribed"
+        case .completing: "completing"
         case .terminated(let retained): retained == nil ? "terminated" : "terminated, retained"
         }
     }
@@ -80,7 +80,7 @@ import Testing
         // Inside the subscriber, on the delivering thread:
         guard case .none = machine.offer(2, from: other) else { Issue.record("not queued"); return }
         guard case .none = machine.finish(.finished, from: other) else { Issue.record("not queued"); return }
-        #expect(phaseName(machine) == "closing")
+        #expect(phaseName(machine) == "completing")
         guard case .none = machine.offer(3, from: other) else { Issue.record("not ignored"); return }
         #expect(machine.demand == .max(3))
         guard case .value(2) = machine.drain(adding: .none) else { Issue.record("queued value first"); return }

@@ -4,16 +4,19 @@
 /// Phases:
 /// - `awaitingSubscription`: each call to `next()` waits. The subscription → `subscribed`, and
 ///   is asked once for one value per call still waiting. A value (out of contract) lets every
-///   waiting call return nil. A completion or `cancel` → `ended`.
+///   waiting call return nil. A completion or `cancel` → `terminated` (`completing` for a
+///   failure that finds no call waiting).
 /// - `subscribed(subscription)`: each call to `next()` waits and asks for one value. A value goes
 ///   to the oldest waiting call; one that finds no call waiting is a broken contract (the bridge
-///   traps). A completion or `cancel` → `ended`; a second subscription is cancelled.
-/// - `ended(pendingFailure)`: every call returns nil at once, except that a failure which found
-///   no call waiting is kept and thrown by the next call. A subscription is cancelled; values,
-///   completions and `cancel` change nothing (`cancel` drops a kept failure).
+///   traps). A completion or `cancel` → `terminated` (or `completing`, as above); a second
+///   subscription is cancelled.
+/// - `completing(failure)`: the upstream failed while no call was waiting; the next call throws
+///   the failure → `terminated`, as does `cancel`, which drops it.
+/// - `terminated`: every call returns nil at once.
 ///
-/// Calls wait only before `ended`, oldest first: every move to `ended` hands them all out to be
-/// resumed. Before the subscription, the demand owed to it is the number of waiting calls.
+/// In the last two phases a subscription is cancelled, and values and completions change
+/// nothing. Calls wait only before them, oldest first: every move out of `subscribed` or
+/// `awaitingSubscription` hands them all out to be resumed. Before the subscription, the demand owed to it is the number of waiting calls.
 @usableFromInline
 struct AsyncBridgeStateMachine<Input, Failure: Error> {
     @usableFromInline
@@ -23,7 +26,8 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
     enum Phase {
         case awaitingSubscription
         case subscribed(any Subscription)
-        case ended(pendingFailure: Failure?)
+        case completing(failure: Failure)
+        case terminated
     }
 
     @usableFromInline
@@ -91,13 +95,13 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
         switch phase {
         case .awaitingSubscription: released = nil
         case .subscribed(let subscription): released = subscription
-        case .ended: return .ignore
+        case .completing, .terminated: return .ignore
         }
         let waiting = takeWaiting()
         if waiting.isEmpty, case .failure(let error) = completion {
-            phase = .ended(pendingFailure: error)
+            phase = .completing(failure: error)
         } else {
-            phase = .ended(pendingFailure: nil)
+            phase = .terminated
         }
         return .end(waiting: waiting, released: released)
     }
@@ -123,11 +127,11 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
         case .subscribed(let subscription):
             waiting.append(continuation)
             return .request(subscription)
-        case .ended(let failure?):
+        case .completing(let failure):
             // Handed out once: the bridge keeps the error no longer than it must.
-            phase = .ended(pendingFailure: nil)
+            phase = .terminated
             return .resume(.failure(failure))
-        case .ended(nil):
+        case .terminated:
             return .resume(.success(nil))
         }
     }
@@ -148,14 +152,16 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
     mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription:
-            phase = .ended(pendingFailure: nil)
+            phase = .terminated
             return .end(cancelling: nil, waiting: takeWaiting())
         case .subscribed(let subscription):
-            phase = .ended(pendingFailure: nil)
+            phase = .terminated
             return .end(cancelling: subscription, waiting: takeWaiting())
-        case .ended(let failure):
-            phase = .ended(pendingFailure: nil)
+        case .completing(let failure):
+            phase = .terminated
             return .ignore(released: failure)
+        case .terminated:
+            return .ignore(released: nil)
         }
     }
 

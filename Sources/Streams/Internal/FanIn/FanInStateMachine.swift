@@ -3,11 +3,11 @@
 /// once the lock is released.
 ///
 /// Phases, and the events that move between them:
-/// - `subscribing` (`zip` only; the others start `active`, their downstream having the
+/// - `awaitingSubscription` (`zip` only; the others start `subscribed`, their downstream having the
 ///   subscription before the upstreams are subscribed): the upstreams' subscriptions arrive;
-///   the last one → `active`, handing the subscription downstream. A completion that ends the
+///   the last one → `subscribed`, handing the subscription downstream. A completion that ends the
 ///   operator here hands it downstream early, then completes → `terminated`.
-/// - `active`: values are combined; requests go upstream. The first failure, the last
+/// - `subscribed`: values are combined; requests go upstream. The first failure, the last
 ///   `.finished` (`merge`, `combineLatest`) or a `.finished` upstream with no value left to pair
 ///   (`zip`) → `terminated`, as does `cancel`.
 /// - `terminated`: the upstreams and values have been let go; every event is ignored and a
@@ -28,9 +28,9 @@ struct FanInStateMachine {
     @usableFromInline
     enum Phase {
         /// `zip`: waiting for every upstream's subscription before handing ours downstream.
-        case subscribing(UpstreamTable)
+        case awaitingSubscription(UpstreamTable)
         /// The downstream has the subscription.
-        case active(UpstreamTable)
+        case subscribed(UpstreamTable)
         /// Finished, failed or cancelled.
         case terminated
         /// Only inside an event, while its table is taken out to be changed in place.
@@ -70,7 +70,7 @@ struct FanInStateMachine {
     init(mode: Mode, count: Int) {
         self.mode = mode
         let table = UpstreamTable(count: count, mode: mode)
-        phase = mode == .zip ? .subscribing(table) : .active(table)
+        phase = mode == .zip ? .awaitingSubscription(table) : .subscribed(table)
     }
 
     @inlinable
@@ -90,7 +90,7 @@ struct FanInStateMachine {
     /// `merge` of no upstreams has handed its subscription downstream: true if it must finish.
     @inlinable
     mutating func startedEmpty() -> Bool {
-        guard case .active(let table) = phase, table.count == 0 else { return false }
+        guard case .subscribed(let table) = phase, table.count == 0 else { return false }
         phase = .terminated
         return true
     }
@@ -108,19 +108,19 @@ struct FanInStateMachine {
     @inlinable
     mutating func receivedSubscription(_ subscription: any Subscription, at index: Int) -> SubscriptionAction {
         switch phase {
-        case .subscribing(var table):
+        case .awaitingSubscription(var table):
             phase = .modifying
             let attached = table.attach(subscription, at: index)
             if attached, table.awaitingCount == 0 {
-                phase = .active(table)
+                phase = .subscribed(table)
                 return .handOver
             }
-            phase = .subscribing(table)
+            phase = .awaitingSubscription(table)
             return attached ? .request(.none) : .cancel
-        case .active(var table):
+        case .subscribed(var table):
             phase = .modifying
             let attached = table.attach(subscription, at: index)
-            phase = .active(table)
+            phase = .subscribed(table)
             return attached ? .request(requested) : .cancel
         case .terminated:
             return .cancel
@@ -134,12 +134,12 @@ struct FanInStateMachine {
     @inlinable
     mutating func receivedLatest(_ value: Any, at index: Int) -> [Any]? {
         switch phase {
-        case .active(var table):
+        case .subscribed(var table):
             phase = .modifying
             let latest = table.recordLatest(value, at: index) ? table.latest : nil
-            phase = .active(table)
+            phase = .subscribed(table)
             return latest
-        case .subscribing, .terminated:
+        case .awaitingSubscription, .terminated:
             return nil
         case .modifying:
             Self.inconsistent("a value arrived")
@@ -168,11 +168,11 @@ struct FanInStateMachine {
     mutating func receivedZipped(_ value: Any, at index: Int, thread: Int) -> ZipStep {
         var step = ZipStep()
         switch phase {
-        case .active(var table):
+        case .subscribed(var table):
             phase = .modifying
             step.tuple = table.enqueue(value, at: index)
             guard step.tuple != nil else {
-                phase = .active(table)
+                phase = .subscribed(table)
                 return step
             }
             if delivery == nil {
@@ -182,10 +182,10 @@ struct FanInStateMachine {
             if table.zipExhausted {
                 step.finish = terminate(table)
             } else {
-                phase = .active(table)
+                phase = .subscribed(table)
             }
             return step
-        case .subscribing, .terminated:
+        case .awaitingSubscription, .terminated:
             // Before the downstream has the subscription no value was requested.
             return step
         case .modifying:
@@ -223,7 +223,7 @@ struct FanInStateMachine {
     mutating func deliveredZipped(_ returned: Subscribers.Demand?) -> Replenish {
         guard let delivery else { Self.inconsistent("a zip delivery ended that never began") }
         self.delivery = nil
-        guard case .active(let table) = phase else { return Replenish(returned: .none) }
+        guard case .subscribed(let table) = phase else { return Replenish(returned: .none) }
         let demand = returned ?? .none
         requested += demand
         return Replenish(
@@ -244,10 +244,10 @@ struct FanInStateMachine {
         let handOver: Bool
         var table: UpstreamTable
         switch phase {
-        case .subscribing(let rows):
+        case .awaitingSubscription(let rows):
             handOver = true
             table = rows
-        case .active(let rows):
+        case .subscribed(let rows):
             handOver = false
             table = rows
         case .terminated:
@@ -258,7 +258,7 @@ struct FanInStateMachine {
         if failed { return .complete(handOver: handOver, cancel: terminate(table)) }
         phase = .modifying
         guard table.finish(at: index) else {
-            phase = handOver ? .subscribing(table) : .active(table)
+            phase = handOver ? .awaitingSubscription(table) : .subscribed(table)
             return .ignore
         }
         let done =
@@ -267,24 +267,32 @@ struct FanInStateMachine {
             case .zip: table.queues[index].isEmpty
             }
         if done { return .complete(handOver: handOver, cancel: terminate(table)) }
-        phase = handOver ? .subscribing(table) : .active(table)
+        phase = handOver ? .awaitingSubscription(table) : .subscribed(table)
         return .ignore
     }
 
-    /// The downstream asked for `demand` on `thread`: ask every live upstream in the rows
-    /// returned but `except` (-1: none) for it. Nil: nothing to ask.
+    /// What the subscription does with a downstream request.
+    @usableFromInline
+    enum RequestAction {
+        /// Ask every live upstream in `rows` but number `except` (-1: none) for the demand.
+        case ask(rows: [UpstreamTable.Row], except: Int)
+        /// Nothing to ask.
+        case none
+    }
+
+    /// The downstream asked for `demand` on `thread`.
     @inlinable
-    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> (rows: [UpstreamTable.Row], except: Int)? {
+    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> RequestAction {
         switch phase {
-        case .active(let table):
+        case .subscribed(let table):
             requested += demand
             if let delivery, delivery.thread == thread {
                 self.delivery!.requested += demand
-                return (table.rows, delivery.index)
+                return .ask(rows: table.rows, except: delivery.index)
             }
-            return (table.rows, -1)
-        case .subscribing, .terminated:
-            return nil
+            return .ask(rows: table.rows, except: -1)
+        case .awaitingSubscription, .terminated:
+            return .none
         case .modifying:
             Self.inconsistent("a request arrived")
         }
@@ -295,7 +303,7 @@ struct FanInStateMachine {
     @inlinable
     mutating func cancelled() -> [any Subscription]? {
         switch phase {
-        case .subscribing(let table), .active(let table):
+        case .awaitingSubscription(let table), .subscribed(let table):
             return terminate(table)
         case .terminated:
             return nil

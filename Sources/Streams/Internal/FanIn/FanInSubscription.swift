@@ -162,10 +162,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func forward(_ demand: Subscribers.Demand) {
         let thread = mode == .zip ? ThreadIdentity.current : ThreadIdentity.none
-        guard let ask = outlet.state.withLock({ $0.fanIn.downstreamRequested(demand, on: thread) }) else {
-            return
-        }
-        request(demand, from: ask.rows, except: ask.except)
+        guard case .ask(let rows, let except) = outlet.state.withLock({ $0.fanIn.downstreamRequested(demand, on: thread) })
+        else { return }
+        request(demand, from: rows, except: except)
     }
 
     /// Asks every live upstream in `rows` but number `except` for `demand`.

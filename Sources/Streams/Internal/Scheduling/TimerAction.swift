@@ -5,20 +5,20 @@
 /// timer has run it, or when a repeating timer is cancelled.
 final class TimerAction: Sendable {
     /// The action, until it is released.
-    private let state: LockedState<(() -> Void)?>
+    private let state: LockedState<PendingAction>
 
     init(_ action: @escaping () -> Void) {
-        state = LockedState(action)
+        state = LockedState(PendingAction(action))
     }
 
     /// Runs the action, if it was not released.
     func run() {
-        state.withLock { $0 }?()
+        state.withLock { $0 }.run()
     }
 
     /// Runs the action once and releases it.
     func runOnce() {
-        take()?()
+        take().run()
     }
 
     /// Releases the action (outside the lock: what it holds may run code when freed).
@@ -26,10 +26,7 @@ final class TimerAction: Sendable {
         withExtendedLifetime(take()) {}
     }
 
-    private func take() -> (() -> Void)? {
-        state.withLock { action in
-            defer { action = nil }
-            return action
-        }
+    private func take() -> PendingAction {
+        state.withLock { $0.take() }
     }
 }

@@ -7,7 +7,7 @@
 ///   here is a no-op (the late subscription is still accepted), except in the filter family,
 ///   where it ends the stage.
 /// - `subscribed(core)`: values go through `core`'s step; requests go to `upstream`.
-/// - `terminal`: completed or cancelled; the core (downstream and closures) has been let go and
+/// - `terminated`: completed or cancelled; the core (downstream and closures) has been let go and
 ///   everything is ignored.
 ///
 /// `Core` is what the stage holds while it is live, handed out of the lock as one reference.
@@ -21,7 +21,7 @@ struct StageStateMachine<Core: AnyObject> {
     enum Phase {
         case awaitingSubscription(Core)
         case subscribed(Core)
-        case terminal
+        case terminated
     }
 
     @usableFromInline
@@ -75,22 +75,30 @@ struct StageStateMachine<Core: AnyObject> {
         case .awaitingSubscription:
             return kind.isFilterFamily ? .trap : .ignore
         case .subscribed(let core):
-            phase = .terminal
+            phase = .terminated
             upstream = nil
             return .forward(core)
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }
 
-    /// The stage ends on its own (its step finished or failed): the upstream to cancel and the
-    /// core to complete through, unless it has already ended.
+    /// What the subscription does when its stage ends on its own.
+    @usableFromInline
+    enum EndAction {
+        /// Cancel `upstream`, then send the completion through `core`.
+        case complete(upstream: any Subscription, core: Core)
+        /// Already ended: nothing.
+        case none
+    }
+
+    /// The stage ends on its own (its step finished or failed), unless it has already ended.
     @inlinable
-    mutating func end() -> (upstream: any Subscription, core: Core)? {
-        guard case .subscribed(let core) = phase, let upstream else { return nil }
-        phase = .terminal
+    mutating func end() -> EndAction {
+        guard case .subscribed(let core) = phase, let upstream else { return .none }
+        phase = .terminated
         self.upstream = nil
-        return (upstream, core)
+        return .complete(upstream: upstream, core: core)
     }
 
     @usableFromInline
@@ -108,26 +116,38 @@ struct StageStateMachine<Core: AnyObject> {
             return kind.isFilterFamily ? .trap : .ignore
         case .subscribed:
             return upstream.map { .forward($0) } ?? .ignore
-        case .terminal:
+        case .terminated:
             return .ignore
         }
     }
 
-    /// A downstream cancel: the upstream to cancel, if subscribed, and the core let go of, to be
-    /// released outside the lock.
+    /// What the subscription does with a downstream cancel; the core let go of is released
+    /// outside the lock.
+    @usableFromInline
+    enum CancelAction {
+        /// Cancel the upstream, then release the core.
+        case cancelUpstream(any Subscription, released: Core)
+        /// Release the core (ended before the upstream subscription arrived).
+        case release(Core)
+        /// Nothing: already ended, or an early cancel that Combine ignores.
+        case none
+    }
+
+    /// A downstream cancel.
     @inlinable
-    mutating func cancel() -> (upstream: (any Subscription)?, released: Core?) {
+    mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let core):
-            guard kind.isFilterFamily else { return (nil, nil) }
-            phase = .terminal
-            return (nil, core)
+            guard kind.isFilterFamily else { return .none }
+            phase = .terminated
+            return .release(core)
         case .subscribed(let core):
-            phase = .terminal
+            phase = .terminated
             defer { self.upstream = nil }
-            return (upstream, core)
-        case .terminal:
-            return (nil, nil)
+            guard let upstream else { return .release(core) }
+            return .cancelUpstream(upstream, released: core)
+        case .terminated:
+            return .none
         }
     }
 }

@@ -122,7 +122,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     /// Cancels upstream and sends `completion`, unless already terminated.
     @inlinable
     func end(with completion: Subscribers.Completion<Downstream.Failure>) {
-        guard let (upstream, core) = state.withLock({ $0.end() }) else { return }
+        guard case .complete(let upstream, let core) = state.withLock({ $0.end() }) else { return }
         upstream.cancel()
         core.downstream.receive(completion: completion)
     }
@@ -143,9 +143,15 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     @inlinable
     func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
-        let (upstream, released) = state.withLock { $0.cancel() }
-        upstream?.cancel()
-        withExtendedLifetime(released) {}
+        switch state.withLock({ $0.cancel() }) {
+        case .cancelUpstream(let upstream, let released):
+            upstream.cancel()
+            withExtendedLifetime(released) {}
+        case .release(let released):
+            withExtendedLifetime(released) {}
+        case .none:
+            break
+        }
     }
 
     @usableFromInline
