@@ -158,12 +158,12 @@ struct CollectionFanInTests {
 
     @Test func aZipValueThatCompletesNoTupleCountsNoOtherQueue() {
         var table = UpstreamTable(count: 10_000, mode: .zip)
-        #expect(table.emptyQueues == 10_000)
+        #expect(table.missing == 10_000)
         #expect(table.enqueue(1, at: 3) == nil)
         #expect(table.enqueue(2, at: 3) == nil)
-        #expect(table.emptyQueues == 9_999)
+        #expect(table.missing == 9_999)
         for index in 0..<10_000 where index != 3 { _ = table.enqueue(0, at: index) }
-        #expect(table.emptyQueues == 9_999)
+        #expect(table.missing == 9_999)
         #expect(table.queues[3].count == 1)
     }
 
