@@ -31,7 +31,7 @@ extension URLSession {
         RequestPublisher(session: self, request: .success(request), redirectPolicy: redirectPolicy)
     }
 
-    /// A publisher that performs a GET of `url`; see ``requestPublisher(for:)-(URLRequest)``.
+    /// A publisher that performs a GET of `url`; see ``requestPublisher(for:redirectPolicy:)``.
     ///
     /// ```swift
     /// let answer = URLSession.shared.requestPublisher(for: url)
@@ -54,7 +54,7 @@ extension URLSession {
         return requestPublisher(for: url)
     }
 
-    /// A publisher of one HTTP exchange; see ``URLSession/requestPublisher(for:)-(URLRequest)``.
+    /// A publisher of one HTTP exchange; see ``URLSession/requestPublisher(for:redirectPolicy:)``.
     ///
     /// ```swift
     /// let publisher: URLSession.RequestPublisher = URLSession.shared.requestPublisher(for: url)
