@@ -46,6 +46,31 @@ struct SinkTests {
         _ = cancellable
     }
 
+    @Test func letsGoOfTheUpstreamSubscriptionOnCompletionAndDoesNotCancelIt() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        weak var weakSubscription: RecordingSubscription?
+        do {
+            let subscription = RecordingSubscription()
+            weakSubscription = subscription
+            sink.receive(subscription: subscription)
+        }
+        #expect(weakSubscription != nil)
+        sink.receive(completion: .finished)
+        #expect(weakSubscription == nil)
+        sink.cancel()
+    }
+
+    @Test func cancelsTheUpstreamSubscriptionOnceAndLetsGoOfIt() {
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        var subscription = RecordingSubscription()
+        sink.receive(subscription: subscription)
+        sink.cancel()
+        sink.cancel()
+        sink.receive(completion: .finished)
+        #expect(subscription.cancels == 1)
+        #expect(isKnownUniquelyReferenced(&subscription))
+    }
+
     @Test func releasesClosuresOnCancel() {
         weak var weakToken: Tracked?
         let subject = PassthroughSubject<Int, Never>()

@@ -125,8 +125,9 @@ extension Subscribers {
         @inlinable
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { state in
-                guard case .awaitingSubscription = state.status else { return false }
-                state.status = .subscribed(subscription)
+                guard state.phase == .awaitingSubscription else { return false }
+                state.phase = .subscribed
+                state.upstream = subscription
                 return true
             }
             if accepted {
@@ -152,11 +153,9 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             // As in Combine, a completion counts before any subscription too.
-            let first = state.withLock { state in
-                if case .terminal = state.status { return false }
-                state.status = .terminal
-                return true
-            }
+            // The upstream subscription is moved out, and released outside the lock.
+            var upstream: any Subscription = NoUpstream()
+            let first = state.withLock { $0.terminate(into: &upstream) { $0 != .terminated } }
             guard first else { return }
             let previous = gate.close()
             guard previous != .closed else { return }
@@ -174,13 +173,11 @@ extension Subscribers {
         /// later subscription is still accepted.
         @inlinable
         public func cancel() {
-            let upstream = state.withLock { state in
-                let previous = state.status
-                if case .awaitingSubscription = previous { return previous }
-                state.status = .terminal
-                return previous
-            }
-            if case .awaitingSubscription = upstream { return }
+            // Only a subscribed sink has anything to cancel: before its subscription it keeps
+            // waiting for one, and after completing or cancelling it has let go of everything.
+            var upstream: any Subscription = NoUpstream()
+            let cancelled = state.withLock { $0.terminate(into: &upstream) { $0 == .subscribed } }
+            guard cancelled else { return }
             if gate.close() == .open {
                 release()
             }
