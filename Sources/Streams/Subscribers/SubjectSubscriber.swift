@@ -116,7 +116,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let (subscribed, forgetting) = state.withLock { state -> (Bool, Keeper?) in
             guard case .subscribed = state.status else { return (false, nil) }
-            state.status = .terminal
+            state.status = .terminated
             return (true, state.takeKeeper())
         }
         guard subscribed else { return }
@@ -160,7 +160,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @inlinable
     func cancel() {
         let (upstream, forgetting) = state.withLock { state -> (SubscriptionStatus, Keeper?) in
-            defer { state.status = .terminal }
+            defer { state.status = .terminated }
             return (state.status, state.takeKeeper())
         }
         if gate.close() == .open {

@@ -103,7 +103,7 @@ extension Subscribers {
         public func receive(completion: Subscribers.Completion<Never>) {
             let released = state.withLock { state -> Root? in
                 guard case .subscribed = state.status else { return nil }
-                state.status = .terminal
+                state.status = .terminated
                 defer { state.target = nil }
                 return state.target
             }
@@ -118,7 +118,7 @@ extension Subscribers {
             let taken = state.withLock { state -> (SubscriptionStatus, Root?) in
                 if case .awaitingSubscription = state.status { return (state.status, nil) }
                 defer {
-                    state.status = .terminal
+                    state.status = .terminated
                     state.target = nil
                 }
                 return (state.status, state.target)

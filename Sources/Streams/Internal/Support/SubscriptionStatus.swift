@@ -9,7 +9,7 @@ enum SubscriptionStatus {
     /// Subscribed to `upstream`.
     case subscribed(any Subscription)
     /// Completed or cancelled: everything from now on is ignored.
-    case terminal
+    case terminated
 
     /// The upstream subscription, when subscribed.
     @inlinable

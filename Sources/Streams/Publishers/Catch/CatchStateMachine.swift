@@ -182,9 +182,9 @@ struct CatchStateMachine {
             return .subscribed(subscription)
         case .awaitingRecovery:
             self.demand += demand
-            return .terminal
+            return .terminated
         case .completed, .cancelled:
-            return .terminal
+            return .terminated
         }
     }
 

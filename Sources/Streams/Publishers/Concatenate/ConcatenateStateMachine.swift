@@ -135,9 +135,9 @@ struct ConcatenateStateMachine<Resources> {
             return .subscribed(subscription)
         case .awaitingPrefix, .awaitingSuffix:
             self.demand += demand
-            return .terminal
+            return .terminated
         case .terminated:
-            return .terminal
+            return .terminated
         }
     }
 

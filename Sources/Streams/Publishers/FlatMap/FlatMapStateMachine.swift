@@ -64,7 +64,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
 
     @usableFromInline
     var phase = FlatMapPhase.awaitingSubscription
-    /// The upstream's subscription while `subscribed`, else `terminal` (or awaiting it).
+    /// The upstream's subscription while `subscribed`, else `terminated` (or awaiting it).
     @usableFromInline
     var upstream = SubscriptionStatus.awaitingSubscription
     /// The failure to send while `completing`; nil for `.finished`.
@@ -115,7 +115,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     mutating func conclude(_ completion: Completion, cancel: [any Subscription]) -> ChildrenEnding {
         let released: Any = (children, buffer, upstream)
         children = [:]
-        upstream = .terminal
+        upstream = .terminated
         if case .failure = completion {
             buffer = []
             bufferHead = 0
@@ -180,7 +180,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         switch phase {
         case .awaitingSubscription, .subscribed:
             phase = .upstreamFinished
-            upstream = .terminal
+            upstream = .terminated
             return isDone ? conclude(.finished, cancel: []) : nil
         case .upstreamFinished, .completing, .terminated:
             return nil
@@ -289,9 +289,9 @@ struct FlatMapStateMachine<Value, Failure: Error> {
                 buffer.removeAll(keepingCapacity: true)
                 bufferHead = 0
             }
-            guard demand != .unlimited else { return .deliver(resources, next.value, child: .terminal) }
+            guard demand != .unlimited else { return .deliver(resources, next.value, child: .terminated) }
             demand -= 1
-            return .deliver(resources, next.value, child: children[next.child] ?? .terminal)
+            return .deliver(resources, next.value, child: children[next.child] ?? .terminated)
         }
         if isDone { return complete(failure: nil) }
         if let waiter = turn.pass() { return .handOver(waiter) }
@@ -395,7 +395,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         if case .terminated = phase { return nil }
         var cancel = children.values.compactMap(\.subscription)
         if let subscription = upstream.subscription { cancel.append(subscription) }
-        upstream = .terminal
+        upstream = .terminated
         pendingFailure = nil
         let released: Any = (children, buffer)
         phase = .terminated

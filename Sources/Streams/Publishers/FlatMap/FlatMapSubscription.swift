@@ -150,7 +150,7 @@ where
     @inlinable
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
-        var child = SubscriptionStatus.terminal
+        var child = SubscriptionStatus.terminated
         while true {
             // As in Combine: asked while holding the turn, so a value the child sends from
             // inside this call is buffered.

@@ -162,7 +162,7 @@ final class ReducingSubscription<Input, UpstreamFailure: Error, Downstream: Subs
             switch phase {
             case .awaitingSubscription: .awaitingSubscription
             case .subscribed(let upstream): .subscribed(upstream)
-            case .completing, .terminated: .terminal
+            case .completing, .terminated: .terminated
             }
         if name == "Collect" {
             return Mirror(self, children: ["count": (result as? any Collection)?.count ?? 0])

@@ -25,7 +25,7 @@ enum SwitchToLatestChild {
 
     @inlinable
     var subscription: SubscriptionStatus {
-        if case .subscribed(_, let subscription) = self { .subscribed(subscription) } else { .terminal }
+        if case .subscribed(_, let subscription) = self { .subscribed(subscription) } else { .terminated }
     }
 }
 
@@ -337,7 +337,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         case .awaitingSubscription(generation):
             return .beforeSubscription
         case .subscribed(generation, _):
-            var upstream = SubscriptionStatus.terminal
+            var upstream = SubscriptionStatus.terminated
             if case .subscribed(let subscription) = phase { upstream = .subscribed(subscription) }
             return .end(conclude(completion, cancel: [upstream]))
         case .none, .awaitingSubscription, .subscribed:
@@ -350,7 +350,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// The downstream asked for `additional`: the child to pass it on to.
     @inlinable
     mutating func requested(_ additional: Subscribers.Demand) -> SubscriptionStatus {
-        guard isLive else { return .terminal }
+        guard isLive else { return .terminated }
         demand += additional
         return child.subscription
     }
@@ -358,7 +358,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// The downstream cancelled: everything is let go and the subscriptions are cancelled.
     @inlinable
     mutating func cancelled() -> ChildrenEnding? {
-        var upstream = SubscriptionStatus.terminal
+        var upstream = SubscriptionStatus.terminated
         switch phase {
         case .subscribed(let subscription):
             upstream = .subscribed(subscription)

@@ -90,7 +90,7 @@ struct DropUntilOutputStateMachine<Resources> {
     /// first value of a subscribed trigger.
     @inlinable
     mutating func triggerValue() -> SubscriptionStatus {
-        guard case .dropping(let upstream, .some(let trigger)) = phase else { return .terminal }
+        guard case .dropping(let upstream, .some(let trigger)) = phase else { return .terminated }
         phase = .passing(upstream: upstream)
         return .subscribed(trigger)
     }
@@ -107,7 +107,7 @@ struct DropUntilOutputStateMachine<Resources> {
     @inlinable
     mutating func triggerCompleted() -> CompletionAction {
         guard case .dropping(let upstream, _) = phase, let resources = terminate() else { return .none }
-        return .complete(resources, cancelling: upstream.map(SubscriptionStatus.subscribed) ?? .terminal)
+        return .complete(resources, cancelling: upstream.map(SubscriptionStatus.subscribed) ?? .terminated)
     }
 
     /// The upstream completed.
@@ -116,7 +116,7 @@ struct DropUntilOutputStateMachine<Resources> {
         let trigger: SubscriptionStatus
         switch phase {
         case .dropping(_, .some(let subscription)): trigger = .subscribed(subscription)
-        case .dropping, .passing: trigger = .terminal
+        case .dropping, .passing: trigger = .terminated
         case .terminated: return .none
         }
         guard let resources = terminate() else { return .none }
@@ -133,9 +133,9 @@ struct DropUntilOutputStateMachine<Resources> {
             return .subscribed(upstream)
         case .dropping, .passing:
             self.demand += demand
-            return .terminal
+            return .terminated
         case .terminated:
-            return .terminal
+            return .terminated
         }
     }
 

@@ -108,7 +108,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         switch phase {
         case .awaitingSubscription(.subscribed(let trigger)):
             phase = .finishedEarly
-            return .deliver(nil, upstream: .terminal, trigger: .subscribed(trigger))
+            return .deliver(nil, upstream: .terminated, trigger: .subscribed(trigger))
         case .subscribed(let upstream, .subscribed(let trigger)):
             return finish(.finished, thread: thread, upstream: .subscribed(upstream), trigger: .subscribed(trigger))
         case .awaitingSubscription, .subscribed, .finishedEarly, .terminated:
@@ -196,9 +196,9 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         switch phase {
         case .awaitingSubscription(let trigger):
             terminate()
-            return .deliver(nil, upstream: .terminal, trigger: trigger.status)
+            return .deliver(nil, upstream: .terminated, trigger: trigger.status)
         case .subscribed(_, let trigger):
-            return finish(completion, thread: thread, upstream: .terminal, trigger: trigger.status)
+            return finish(completion, thread: thread, upstream: .terminated, trigger: trigger.status)
         case .finishedEarly, .terminated:
             return .none
         }
@@ -282,7 +282,7 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
     /// forward it to while subscribed.
     @inlinable
     func request() -> SubscriptionStatus {
-        guard case .subscribed(let upstream, _) = phase else { return .terminal }
+        guard case .subscribed(let upstream, _) = phase else { return .terminated }
         return .subscribed(upstream)
     }
 
@@ -302,11 +302,11 @@ struct PrefixUntilOutputStateMachine<Resources, Value, Failure: Error> {
         let trigger: SubscriptionStatus
         switch phase {
         case .awaitingSubscription(let current):
-            (upstream, trigger) = (.terminal, current.status)
+            (upstream, trigger) = (.terminated, current.status)
         case .subscribed(let current, let currentTrigger):
             (upstream, trigger) = (.subscribed(current), currentTrigger.status)
         case .finishedEarly, .terminated:
-            (upstream, trigger) = (.terminal, .terminal)
+            (upstream, trigger) = (.terminated, .terminated)
         }
         phase = .terminated
         queuedCompletion = nil
@@ -334,6 +334,6 @@ extension PrefixUntilOutputStateMachine.Trigger {
     /// The trigger's subscription, as a status.
     @inlinable
     var status: SubscriptionStatus {
-        if case .subscribed(let subscription) = self { .subscribed(subscription) } else { .terminal }
+        if case .subscribed(let subscription) = self { .subscribed(subscription) } else { .terminated }
     }
 }
