@@ -62,7 +62,7 @@ public struct HTTPErrorResponse: @unchecked Sendable, CustomStringConvertible {
         "\(status) (\(request))" + (reason.map { ": \(Redaction.text($0))" } ?? "")
             + (fieldErrors.isEmpty
                 ? ""
-                : " [\(fieldErrors.map { "\($0.field ?? "-"): \(Redaction.text($0.message))" }.joined(separator: "; "))]")
+                : " [\(fieldErrors.map(\.description).joined(separator: "; "))]")
             + (retryAfter.map { ", retry after \($0)" } ?? "")
     }
 }

@@ -60,3 +60,57 @@ extension APIRequest: CustomStringConvertible, CustomDebugStringConvertible, Cus
     /// The description alone: the headers and the body are not reflected.
     public var customMirror: Mirror { Mirror(self, children: ["request": description]) }
 }
+
+extension ProblemDetails: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// What the server said, with the values of its secret-named `name=value` pairs redacted,
+    /// such as `ProblemDetails(status: 401, detail: "token=<redacted> expired")`.
+    ///
+    /// ```swift
+    /// print(ProblemDetails(detail: "token=abc expired"))   // ProblemDetails(detail: "token=<redacted> expired")
+    /// ```
+    public var description: String {
+        var parts: [String] = []
+        if let type { parts.append("type: \(Redaction.text(type).debugDescription)") }
+        if let title { parts.append("title: \(Redaction.text(title).debugDescription)") }
+        if let status { parts.append("status: \(status)") }
+        if let detail { parts.append("detail: \(Redaction.text(detail).debugDescription)") }
+        if let instance { parts.append("instance: \(Redaction.text(instance).debugDescription)") }
+        if !fieldErrors.isEmpty { parts.append("fieldErrors: [\(fieldErrors.map(\.description).joined(separator: "; "))]") }
+        return "ProblemDetails(\(parts.joined(separator: ", ")))"
+    }
+
+    /// The same as ``description``: no secret shown.
+    public var debugDescription: String { description }
+
+    /// The members, their secret-named `name=value` pairs redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "type": type.map(Redaction.text) as Any,
+                "title": title.map(Redaction.text) as Any,
+                "status": status as Any,
+                "detail": detail.map(Redaction.text) as Any,
+                "instance": instance.map(Redaction.text) as Any,
+                "fieldErrors": fieldErrors,
+            ])
+    }
+}
+
+extension ProblemDetails.FieldError: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The field and its message, the message's secret-named `name=value` pairs redacted, such
+    /// as `password: password=<redacted> is too short`.
+    ///
+    /// ```swift
+    /// print(ProblemDetails.FieldError(field: "name", message: "is taken"))   // name: is taken
+    /// ```
+    public var description: String { "\(field.map(Redaction.text) ?? "-"): \(Redaction.text(message))" }
+
+    /// The same as ``description``: no secret shown.
+    public var debugDescription: String { description }
+
+    /// The field and the message, redacted.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["field": field.map(Redaction.text) as Any, "message": Redaction.text(message)])
+    }
+}

@@ -104,6 +104,59 @@ struct HTTPErrorBodyTests {
         #expect(ProblemDetails.parse(Data(#"{"message":"\#(message.dropFirst(20))"}"#.utf8))?.detail != nil)
     }
 
+    @Test func aFiftyMegabyteErrorPageIsNeitherParsedNorKept() throws {
+        // A hostile or broken server answers with a 50 MB page. The caller's parser is never
+        // asked, the library's is never run, and the error holds no byte of the body.
+        let page = Data(count: 50 * 1_048_576)
+        let server = try RecordingHTTPServer { _ in .respond(status: 500, headers: ["Content-Type": "text/html"], body: page) }
+        defer { server.stop() }
+        let parsed = Locked<[Int]>([])
+        let countingParser: ErrorBodyParser = { body, _ in
+            parsed.withLock { $0.append(body.count) }
+            return nil
+        }
+        let error = outcome(
+            of: freshSession().requestPublisher(for: server.url("/page")).validateStatus(errorBody: countingParser)
+        )
+        .error
+        guard case .server(let failure) = error else {
+            Issue.record("expected a server error, got \(String(describing: error))"); return
+        }
+        #expect(parsed.withLock { $0 }.isEmpty)
+        #expect(failure.problem == nil)
+        var dumped = ""
+        dump(failure, to: &dumped)
+        #expect(dumped.utf8.count < 2_048)
+        #expect(String(describing: error).utf8.count < 512)
+    }
+
+    @Test func theParsersSeeBodiesUpToTheLimitAndNoLonger() throws {
+        let response = try #require(
+            HTTPURLResponse(url: URL(string: "https://h/")!, statusCode: 422, httpVersion: nil, headerFields: nil))
+        let parsed = Locked<[Int]>([])
+        let countingParser: ErrorBodyParser = { body, _ in
+            parsed.withLock { $0.append(body.count) }
+            return nil
+        }
+        func body(_ count: Int) -> Data {
+            let message = String(repeating: "x", count: count - #"{"message":""}"#.utf8.count)
+            return Data(#"{"message":"\#(message)"}"#.utf8)
+        }
+        let atLimit = NetworkError.validate(
+            data: body(ProblemDetails.parsingLimit), response: response, errorBody: countingParser)
+        let overLimit = NetworkError.validate(
+            data: body(ProblemDetails.parsingLimit + 1), response: response, errorBody: countingParser)
+        let huge = NetworkError.validate(data: Data(count: 50 * 1_048_576), response: response, errorBody: countingParser)
+        func problem(_ result: Result<Data, NetworkError>) -> ProblemDetails? {
+            if case .failure(let error) = result { error.errorResponse?.problem } else { nil }
+        }
+        #expect(parsed.withLock { $0 } == [ProblemDetails.parsingLimit])
+        #expect(problem(atLimit)?.detail?.utf8.count == ProblemDetails.parsingLimit - 14)
+        #expect(problem(overLimit) == nil)
+        #expect(problem(huge) == nil)
+        #expect(ProblemDetails.parse(Data(count: 50 * 1_048_576)) == nil)
+    }
+
     @Test func theCallersParserReadsOtherShapes() throws {
         let error = try Self.failure(400, body: "plain words") { body, response in
             #expect(response.statusCode == 400)

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Streams
 import StreamsNetworking
+import StreamsRecovery
 import StreamsTesting
 import Testing
 
@@ -183,6 +184,105 @@ struct RedactionTests {
             .header("Cookie", "sid=\(Self.secret)")
             .json(["password": Self.secret])
         Self.expectNoSecret(in: apiRequest, "an API request")
+    }
+
+    @Test func sentRequestsAndProblemDetailsShowNoSecret() {
+        Self.expectNoSecret(in: SentRequest(Self.secretRequest(Self.secretURL(port: 80))), "a sent request")
+        // What a server says is quoted with the secrets in its `name=value` pairs redacted,
+        // wherever it says them.
+        let field = ProblemDetails.FieldError(field: "api_key", message: "key=\(Self.secret) is not valid")
+        let problem = ProblemDetails(
+            type: "https://example.com/probs/token?token=\(Self.secret)", title: "password=\(Self.secret)", status: 401,
+            detail: "signature=\(Self.secret) does not match", instance: "/orders/1?secret=\(Self.secret)",
+            fieldErrors: [field])
+        Self.expectNoSecret(in: field, "a field error")
+        Self.expectNoSecret(in: problem, "problem details")
+        #expect(String(describing: problem).contains("does not match"))  // what is not a secret stays
+        #expect(String(describing: field).contains("api_key"))
+    }
+
+    /// The error of a request failing with `503`, secrets in the request, the response's
+    /// headers and the server's problem details.
+    static func failedRequest() async throws -> NetworkError {
+        let server = try RecordingHTTPServer { _ in
+            .status(
+                503, ["Set-Cookie": "sid=\(RedactionTests.secret)", "Retry-After": "0", "Content-Type": "application/json"],
+                body:
+                    #"{"detail":"token=\#(RedactionTests.secret) rejected","errors":{"password":"password=\#(RedactionTests.secret)"}}"#
+            )
+        }
+        defer { server.stop() }
+        var request = Self.secretRequest(Self.secretURL(port: server.port))
+        request.httpMethod = "GET"
+        request.httpBody = nil
+        let result = await RedirectPolicyTests.outcome(of: freshSession().requestPublisher(for: request).validateStatus())
+        guard case .failure(let error) = result else { throw RedactionTestFailure.unexpected("\(result)") }
+        #expect(error.retryAfter == .zero)
+        #expect(error.errorResponse?.reason?.contains(Self.secret) == true)  // the reason itself is the server's
+        return error
+    }
+
+    enum RedactionTestFailure: Error {
+        case unexpected(String)
+    }
+
+    /// The events a retry tells of while `error` fails twice more, and the failure it delivers,
+    /// on virtual time.
+    static func retried(_ error: NetworkError) -> (events: [ResilienceEvent], completion: Subscribers.Completion<NetworkError>?) {
+        let events = Locked<[ResilienceEvent]>([])
+        let observer = ResilienceEvents { event in events.withLock { $0.append(event) } }
+        let scheduler = TestScheduler()
+        let retried = TestSubscriber<Data, NetworkError>()
+        Fail<Data, NetworkError>(error: error)
+            .retry(2, backoff: .constant(.seconds(1)), scheduler: scheduler, onRetry: observer.onRetry())
+            .subscribe(retried)
+        scheduler.advance(by: .seconds(10))
+        return (events.withLock { $0 }, retried.completion)
+    }
+
+    @Test func resilienceEventsAndErrorWrappersShowNoSecret() async throws {
+        let error = try await Self.failedRequest()
+        Self.expectNoSecret(in: error, "a 503")
+        let (told, completion) = Self.retried(error)
+        #expect(told.count == 2)
+        for event in told { Self.expectNoSecret(in: event, "a retry event") }
+        Self.expectNoSecret(in: completion as Any, "the retried failure")
+        Self.expectNoSecret(in: Subscribers.Completion<NetworkError>.failure(error), "a failure completion")
+        Self.expectNoSecret(in: RetryAttempt(retry: 1, error: error, delay: .seconds(1)), "a retry attempt")
+        Self.expectNoSecret(in: ResilienceError<NetworkError>.upstream(error), "a resilience error")
+        Self.expectNoSecret(in: RecoveryError<NetworkError>.failed(error), "a recovery error")
+        let others: [ResilienceEvent] = [
+            .circuitStateChanged(.open), .circuitRejected(CircuitOpenError(state: .open, retryAfter: .seconds(1))),
+            .attemptTimedOut(timeout: .seconds(1)), .deadlineExceeded(deadline: .seconds(2)),
+            .limiterRejected(LimiterRejectedError(reason: .rateLimited, retryAfter: nil)),
+        ]
+        for event in others { Self.expectNoSecret(in: event, "an event") }
+    }
+
+    @Test func presentationsOfNetworkErrorsShowNoSecret() async throws {
+        let error = try await Self.failedRequest()
+        let errors: [NetworkError] = [
+            error, .invalidRequest(reason: "token=\(Self.secret)"), .credentialRefreshFailed(reason: "key=\(Self.secret)"),
+            .insecureRedirect(from: Self.secretURL(port: 443, scheme: "https"), to: Self.secretURL(port: 80)),
+        ]
+        let warnings = Locked<[String]>([])
+        let handler = DefaultErrorHandler(warn: { message in warnings.withLock { $0.append(message) } })
+        let logged = Locked<[String]>([])
+        let chain = ErrorHandlerChain(fallback: handler).logging { error, presentation in
+            logged.withLock { $0 += RedactionTests.strings(of: error) + RedactionTests.strings(of: presentation) }
+        }
+        for error in errors {
+            for presentation in [handler.defaultPresentation(for: error), chain.presentation(for: error)] {
+                Self.expectNoSecret(in: presentation, "the presentation of \(error)")
+                for text in [presentation.title, presentation.message] + presentation.options.map(\.title) {
+                    #expect(!text.contains(Self.secret))
+                }
+            }
+            for text in [error.presentationTitle, error.presentationMessage, error.errorDescription ?? ""] {
+                #expect(!text.contains(Self.secret))
+            }
+        }
+        for text in warnings.withLock({ $0 }) + logged.withLock({ $0 }) { #expect(!text.contains(Self.secret)) }
     }
 }
 #endif
