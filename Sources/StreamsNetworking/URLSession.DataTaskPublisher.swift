@@ -85,18 +85,16 @@ final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTask
     CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private let parent: URLSession.DataTaskPublisher
-    private let lock = Lock()
-    // Guarded by `lock`.
-    private var state: DataTaskStateMachine<Downstream>
+    let state: LockedState<DataTaskStateMachine<Downstream>>
 
     init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
         self.parent = parent
-        state = DataTaskStateMachine(downstream: downstream)
+        state = LockedState(DataTaskStateMachine(downstream: downstream))
     }
 
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
-        switch lock.withLockUnchecked({ state.requested(demand, resumingEveryTime: true) }) {
+        switch state.withLock({ $0.requested(demand, resumingEveryTime: true) }) {
         case .none:
             return
         case .resume(let task):
@@ -106,7 +104,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
             let task = parent.session.dataTask(with: parent.request) { data, response, error in
                 completion.finish(data: data, response: response, error: error)
             }
-            switch lock.withLockUnchecked({ state.made(task) }) {
+            switch state.withLock({ $0.made(task) }) {
             case .resume: task.resume()
             case .cancelUnstarted: task.cancel()
             }
@@ -114,7 +112,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = lock.withLockUnchecked({ state.ended() }) else { return }
+        guard let downstream = state.withLock({ $0.ended() }) else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {
@@ -128,7 +126,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     func cancel() {
         // The downstream is let go here, outside the lock, when the action goes out of scope.
-        switch lock.withLockUnchecked({ state.cancelled() }) {
+        switch state.withLock({ $0.cancelled() }) {
         case .none, .release: break
         case .stop(let task, _): parent.session.stop(task)
         }
@@ -139,7 +137,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     var playgroundDescription: Any { description }
 
     var customMirror: Mirror {
-        let (task, downstream, demand, done) = lock.withLockUnchecked {
+        let (task, downstream, demand, done) = state.withLock { state in
             (state.task, state.downstream, state.demand, state.isDone)
         }
         let parent: URLSession.DataTaskPublisher? = done ? nil : parent

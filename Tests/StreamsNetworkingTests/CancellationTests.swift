@@ -13,16 +13,19 @@ import StreamsTesting
 import Testing
 
 /// A subscriber that asks for everything, counts what it is sent and lets the test see when it
-/// is released.
+/// is released, and when the subscription it was given is.
 final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     let events: Locked<Int>
     /// How many probes are alive, if counted.
     let live: Locked<Int>?
+    /// Follows the subscription the probe is given, if set.
+    let subscriptions: SubscriptionLifetimes?
     private let subscription = Locked<(any Subscription)?>(nil)
 
-    init(events: Locked<Int>, live: Locked<Int>? = nil) {
+    init(events: Locked<Int>, live: Locked<Int>? = nil, subscriptions: SubscriptionLifetimes? = nil) {
         self.events = events
         self.live = live
+        self.subscriptions = subscriptions
         live?.withLock { $0 += 1 }
     }
 
@@ -31,6 +34,7 @@ final class Probe<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Se
     }
 
     func receive(subscription: any Subscription) {
+        subscriptions?.track(subscription)
         self.subscription.withLock { $0 = subscription }
         subscription.request(.unlimited)
     }
@@ -62,15 +66,19 @@ struct CancellationTests {
     }
 
     /// The tasks `session` has not finished yet.
-    static func runningTasks(of session: URLSession) -> Int {
-        let count = Locked(0)
+    ///
+    /// Only while no task can end: FoundationNetworking lists the tasks without the lock its
+    /// work queue removes ended ones under, and the listing can trap if one ends meanwhile (see
+    /// ``SubscriptionLifetimes``, which tells when every task has ended without asking).
+    static func tasks(of session: URLSession) -> [URLSessionTask] {
+        let tasks = Locked<[URLSessionTask]>([])
         let done = DispatchSemaphore(value: 0)
-        session.getAllTasks { tasks in
-            count.withLock { $0 = tasks.count }
+        session.getAllTasks { listed in
+            tasks.withLock { $0 = listed }
             done.signal()
         }
         done.wait()
-        return count.withLock { $0 }
+        return tasks.withLock { $0 }
     }
 
     /// Waits, yielding the processor, until `condition` holds; false if it still does not after
@@ -85,34 +93,65 @@ struct CancellationTests {
         return true
     }
 
+    /// Whether `session` has no task left, of those whose subscriptions `subscriptions` follows
+    /// or any other: safe to ask from any thread at any time, as it asks the session only once
+    /// every one of those tasks has ended (and no more come).
+    static func isDrained(_ session: URLSession, following subscriptions: SubscriptionLifetimes) -> Bool {
+        subscriptions.allEnded && tasks(of: session).isEmpty
+    }
+
+    /// Waits until `session` has no task left of those whose subscriptions `subscriptions`
+    /// follows, and returns "0", or what is left if some never end.
+    static func drain(_ session: URLSession, following subscriptions: SubscriptionLifetimes) -> String {
+        wait { isDrained(session, following: subscriptions) } ? "0" : "\(subscriptions.alive) tasks never ended"
+    }
+
     /// Sends `batchSize` requests through the publishers `make` returns, cancels each one 0 to
-    /// 200 µs after it starts, then waits until `session` has no task left and every subscriber
-    /// has been let go. Prints what it counted; exits with a failure if tasks or subscribers
-    /// remain. Run in a child process: before Streams stopped cancelling there, the batch
-    /// trapped inside FoundationNetworking.
-    static func cancelBatch<P: Publisher>(_ label: String, on session: URLSession, _ make: (URL) -> P) {
+    /// 200 µs after it starts, then waits until every task has ended and every subscriber has
+    /// been let go; meanwhile `watchers` more threads keep asking whether the session has
+    /// drained. Prints what it counted; exits with a failure if tasks or subscribers remain.
+    /// Run in a child process: before Streams stopped cancelling there, the batch trapped inside
+    /// FoundationNetworking.
+    static func cancelBatch<P: Publisher>(
+        _ label: String, on session: URLSession, watchers: Int = 0, _ make: (URL) -> P
+    ) {
         guard let server = try? MisbehavingServer(.answer) else { exit(EXIT_FAILURE) }
         defer { server.stop() }
         let url = server.url()
         let events = Locked(0)
         let live = Locked(0)
+        let subscriptions = SubscriptionLifetimes()
+        // Threads of their own: spinning on Dispatch's pool would starve the session's queues.
+        let watching = Locked(true)
+        let watched = DispatchSemaphore(value: 0)
+        for _ in 0..<watchers {
+            Thread.detachNewThread {
+                while watching.withLock({ $0 }) { _ = isDrained(session, following: subscriptions) }
+                watched.signal()
+            }
+        }
+        defer {
+            watching.withLock { $0 = false }
+            for _ in 0..<watchers { watched.wait() }
+        }
         let clock = ContinuousClock()
         for _ in 0..<batchSize {
-            let probe = Probe<P.Output, P.Failure>(events: events, live: live)
+            let probe = Probe<P.Output, P.Failure>(events: events, live: live, subscriptions: subscriptions)
             make(url).subscribe(probe)
             // A busy wait of 0 to 200 µs: the cancel lands anywhere in the task's life.
             let until = clock.now + .nanoseconds(Int.random(in: 0...200_000))
             while clock.now < until {}
             probe.cancel()
         }
-        let runningAfterBatch = runningTasks(of: session)
-        let drained = wait { runningTasks(of: session) == 0 }
+        subscriptions.stopTracking()
+        let runningAfterBatch = subscriptions.alive
+        let remaining = drain(session, following: subscriptions)
         let released = wait { live.withLock { $0 } == 0 }
         print(
             "\(label): cancelled \(batchSize) requests; tasks still running after the batch: \(runningAfterBatch);",
-            "after draining: \(runningTasks(of: session)); subscribers kept: \(live.withLock { $0 });",
+            "after draining: \(remaining); subscribers kept: \(live.withLock { $0 });",
             "events delivered before their cancel: \(events.withLock { $0 })")
-        if !drained || !released { exit(EXIT_FAILURE) }
+        if remaining != "0" || !released { exit(EXIT_FAILURE) }
     }
 
     /// The printed counts of a batch, recorded for the report and checked.
@@ -153,6 +192,27 @@ struct CancellationTests {
         Self.check(result)
     }
 
+    /// How many batches the watched test runs: each one trapped about one time in four before
+    /// the batches stopped listing the session's tasks while they end.
+    static let watchedRounds = 6
+
+    /// The batches above wait for the session to drain while thousands of tasks end; here three
+    /// more threads keep asking whether it has, batch after batch. FoundationNetworking's
+    /// `getAllTasks` reads the session's table of tasks while its work queue removes the tasks
+    /// that end, and asking it then trapped now and then (SIGILL in `allTasks`): under load,
+    /// often enough to crash these tests in a full run.
+    @Test func watchingBatchesDrainFromOtherThreadsNeverCrashes() async {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+            let session = URLSession(configuration: .ephemeral)
+            for round in 1...CancellationTests.watchedRounds {
+                CancellationTests.cancelBatch("requestPublisher, watched, round \(round)", on: session, watchers: 3) {
+                    session.requestPublisher(for: $0)
+                }
+            }
+        }
+        Self.check(result)
+    }
+
     @Test func cancellingRequestsOnASessionWithoutCacheNeverCrashes() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
             let configuration = URLSessionConfiguration.default
@@ -173,10 +233,15 @@ struct CancellationTests {
         let names = PassthroughSubject<Int, Never>()
         let answers = Locked(0)
         let finished = Locked(false)
+        let subscriptions = SubscriptionLifetimes()
         let clock = ContinuousClock()
         let cancellable =
             names
-            .map { URLSession.shared.requestPublisher(for: server.url(path: "/isUserNameAvailable?userName=\($0)")).asResult() }
+            .map {
+                URLSession.shared.requestPublisher(for: server.url(path: "/isUserNameAvailable?userName=\($0)"))
+                    .handleEvents(receiveSubscription: subscriptions.track)
+                    .asResult()
+            }
             .switchToLatest()
             .sink(
                 receiveCompletion: { _ in finished.withLock { $0 = true } },
@@ -188,12 +253,13 @@ struct CancellationTests {
         }
         names.send(completion: .finished)  // the last check still runs to its answer
         let answered = wait { finished.withLock { $0 } }
-        let drained = wait { runningTasks(of: .shared) == 0 }
         cancellable.cancel()
+        subscriptions.stopTracking()
+        let remaining = drain(.shared, following: subscriptions)
         print(
             "switchToLatest, shared: typed \(batchSize) names; answers: \(answers.withLock { $0 });",
-            "after draining: \(runningTasks(of: .shared))")
-        if !answered || !drained { exit(EXIT_FAILURE) }
+            "after draining: \(remaining)")
+        if !answered || remaining != "0" { exit(EXIT_FAILURE) }
     }
 
     @Test func aSearchFieldUnderSwitchToLatestNeverCrashes() async {
@@ -205,7 +271,8 @@ struct CancellationTests {
 
     /// Subscribes a probe through `subscribe` to a server that never answers, waits until the
     /// request reached it, and cancels: the subscriber must be let go at once and never hear
-    /// from the request. Returns the states of the session's tasks right after the cancel.
+    /// from the request. Returns the states of the session's tasks right after the cancel (the
+    /// tasks are listed before it, while the server holds them and none can end).
     /// Unless `endsWithoutServer`, the server is then stopped, which ends a task still waiting
     /// for it; either way every task must end.
     static func cancelWhileTheServerHoldsTheRequest(
@@ -220,20 +287,16 @@ struct CancellationTests {
         weak let released = probe
         subscribe(server.url(), probe!)
         #expect(wait { server.connections == 1 })
+        let tasks = Self.tasks(of: session)
+        #expect(tasks.count == 1)
         probe?.cancel()
         probe = nil
         #expect(released == nil, "the subscription still holds the subscriber after cancel()")
-        let states = Locked<[URLSessionTask.State]>([])
-        let listed = DispatchSemaphore(value: 0)
-        session.getAllTasks { tasks in
-            states.withLock { $0 = tasks.map(\.state) }
-            listed.signal()
-        }
-        listed.wait()
+        let states = tasks.map(\.state)
         if !endsWithoutServer { server.stop() }
-        #expect(wait { runningTasks(of: session) == 0 })
+        #expect(wait { tasks.allSatisfy { $0.state == .completed } })
         #expect(events.withLock { $0 } == 0)
-        return states.withLock { $0 }
+        return states
     }
 
     @Test(arguments: [false, true])
@@ -276,21 +339,16 @@ struct CancellationTests {
         weak let released = probe
         Self.subscribe(probe!, to: try #require(URL(string: url)), on: session, dataTask: dataTask)
         #expect(Self.wait { StubURLProtocol.requests(to: url) == 1 })
+        let tasks = Self.tasks(of: session)  // held by the protocol: none can end meanwhile
+        #expect(tasks.count == 1)
         probe?.cancel()
         probe = nil
         #expect(released == nil, "the subscription still holds the subscriber after cancel()")
-        let states = Locked<[URLSessionTask.State]>([])
-        let listed = DispatchSemaphore(value: 0)
-        session.getAllTasks { tasks in
-            states.withLock { $0 = tasks.map(\.state) }
-            listed.signal()
-        }
-        listed.wait()
         #if canImport(FoundationNetworking)
-        #expect(states.withLock { $0 } == [.running])  // not cancelled: that could trap
+        #expect(tasks.map(\.state) == [.running])  // not cancelled: that could trap
         #endif
         StubURLProtocol.answerHeld(url)
-        #expect(Self.wait { Self.runningTasks(of: session) == 0 })
+        #expect(Self.wait { tasks.allSatisfy { $0.state == .completed } })
         #expect(events.withLock { $0 } == 0)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Streams
 import StreamsRecovery
+import StreamsTesting
 
 enum RequestError: Error, Equatable, CategorizedError {
     case timedOut, notFound, unauthorized
@@ -15,14 +16,13 @@ enum RequestError: Error, Equatable, CategorizedError {
 }
 
 /// A thread-safe list, for what closures saw.
-final class Log<Item>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Item] = []
+final class Log<Item>: Sendable {
+    private let stored = Locked<[Item]>([])
 
-    var items: [Item] { lock.withLock { stored } }
+    var items: [Item] { stored.withLock { $0 } }
 
     func append(_ item: Item) {
-        lock.withLock { stored.append(item) }
+        stored.withLock { $0.append(item) }
     }
 }
 

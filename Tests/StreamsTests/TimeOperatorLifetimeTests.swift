@@ -33,8 +33,8 @@ private final class PlainSubscriber<Input: Sendable, Failure: Error>: Subscriber
 
     let seen: Seen<Input>
     let plan: Plan
-    private let lock = Lock()
-    private var cancelFirst: (any Subscription)?
+    /// The subscription to cancel on the first value, held only until then.
+    private let cancelFirst = Locked<(any Subscription)?>(nil)
 
     init(_ seen: Seen<Input>, plan: Plan = .request) {
         self.seen = seen
@@ -49,18 +49,14 @@ private final class PlainSubscriber<Input: Sendable, Failure: Error>: Subscriber
         case .cancelAtOnce:
             subscription.cancel()
         case .cancelAfterFirstValue:
-            // Held only until the first value, to cancel then.
-            lock.withLockUnchecked { cancelFirst = subscription }
+            cancelFirst.withLock { $0 = subscription }
             subscription.request(.unlimited)
         }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         seen.append(input)
-        lock.withLockUnchecked { () -> (any Subscription)? in
-            defer { cancelFirst = nil }
-            return cancelFirst
-        }?.cancel()
+        cancelFirst.withLock { $0.take() }?.cancel()
         return .none
     }
 
