@@ -4,7 +4,8 @@ import PackageDescription
 // The examples: the reference sign-up server (on Hummingbird), the sign-up form's client and the
 // demo script that validates the form through Streams against any server of the sign-up
 // protocol; the error-handling articles' own examples on a console (ErrorHandlingArticles); the typed
-// catalogue client (StreamsNetworking end to end) and its server. Their own package, so that the Streams
+// catalogue client (StreamsNetworking end to end) and its server; the fleet simulation of the resilience
+// policies, and the resilience events wired to swift-log and swift-metrics. Their own package, so that the Streams
 // library keeps zero dependencies.
 let package = Package(
     name: "StreamsExamples",
@@ -14,7 +15,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Both come with Hummingbird; named here because the server's handle and its tests use them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The resilience events wired to logging and metrics (ResilienceTelemetry).
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -41,6 +44,29 @@ let package = Package(
             dependencies: [
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsTesting", package: "Streams"),
+            ]),
+        .target(
+            name: "FleetSimulation",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsTesting", package: "Streams"),
+            ]),
+        .executableTarget(name: "fleet-simulation", dependencies: ["FleetSimulation"]),
+        .testTarget(name: "FleetSimulationTests", dependencies: ["FleetSimulation"]),
+        .target(
+            name: "ResilienceTelemetry",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]),
+        .testTarget(
+            name: "ResilienceTelemetryTests",
+            dependencies: [
+                "ResilienceTelemetry",
+                .product(name: "StreamsTesting", package: "Streams"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]),
         .executableTarget(
             name: "resilient-decoding-demo",

@@ -1,0 +1,92 @@
+import Streams
+
+/// A recorder of what resilience strategies do, stamped with the virtual time of a
+/// ``TestScheduler``, so that a test asserts a whole timeline in one expectation.
+///
+/// Hand ``events`` to the strategies (or to a ``ResiliencePipeline``); add readings of your own
+/// with ``note(_:)``. Each entry reads `"<seconds> s: <what>"`.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let timeline = ResilienceTimeline(scheduler: scheduler)
+/// let pipeline = ResiliencePipeline(policy, events: timeline.events)
+/// // ... run the calls ...
+/// #expect(timeline.entries == ["0 s: retry 1 in 1 s", "1 s: retry 2 in 2 s", "7 s: circuit open"])
+/// ```
+public final class ResilienceTimeline: Sendable {
+    private let scheduler: TestScheduler
+    private let recorded: LockedState<[String]>
+
+    /// Makes an empty timeline on the clock of `scheduler`.
+    ///
+    /// ```swift
+    /// let timeline = ResilienceTimeline(scheduler: TestScheduler())
+    /// ```
+    public init(scheduler: TestScheduler) {
+        self.scheduler = scheduler
+        recorded = LockedState([])
+    }
+
+    /// The observer that records each event at the scheduler's time.
+    ///
+    /// ```swift
+    /// let breaker = CircuitBreaker(events: timeline.events)
+    /// ```
+    public var events: ResilienceEvents {
+        ResilienceEvents { [self] event in record(Self.describe(event)) }
+    }
+
+    /// Records `text` at the scheduler's time, as a reading of the test's own.
+    ///
+    /// ```swift
+    /// timeline.note("budget \(budget.available)/\(budget.capacity)")
+    /// ```
+    public func note(_ text: String) {
+        record(text)
+    }
+
+    /// The entries so far, in the order they came.
+    ///
+    /// ```swift
+    /// print(timeline.entries.joined(separator: "\n"))
+    /// ```
+    public var entries: [String] {
+        recorded.withLock { $0 }
+    }
+
+    private func record(_ text: String) {
+        let stamp = Self.seconds(.nanoseconds(scheduler.now.nanoseconds))
+        recorded.withLock { $0.append("\(stamp) s: \(text)") }
+    }
+
+    /// A short text for `event`.
+    static func describe(_ event: ResilienceEvent) -> String {
+        switch event {
+        case .circuitStateChanged(let state):
+            return "circuit \(state)"
+        case .circuitRejected(let refusal):
+            let left = refusal.retryAfter.map { ", \(seconds($0)) s left" } ?? ""
+            return "circuit refused (\(refusal.state)\(left))"
+        case .attemptTimedOut(let timeout):
+            return "attempt timed out after \(seconds(timeout)) s"
+        case .deadlineExceeded(let deadline):
+            return "deadline of \(seconds(deadline)) s passed"
+        case .limiterRejected(let refusal):
+            return "limiter refused (\(refusal.reason))"
+        case .retryScheduled(let retry, let delay, _):
+            return "retry \(retry) in \(seconds(delay)) s"
+        }
+    }
+
+    /// `duration` in seconds, with at most three decimals and none when whole.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = Int64((duration / .milliseconds(1)).rounded())
+        let whole = milliseconds / 1000
+        let fraction = milliseconds % 1000
+        guard fraction != 0 else { return "\(whole)" }
+        var decimals = String(fraction)
+        decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(whole).\(decimals)"
+    }
+}
