@@ -54,12 +54,6 @@ struct ReplayBuffer<Element> {
         return element
     }
 
-    /// The elements, oldest first.
-    @inlinable
-    var elements: [Element] {
-        (0..<count).map { slots[(head + $0) % slots.count]! }
-    }
-
     /// Doubles the ring (up to `limit`), moving the elements to its start, in order.
     @inlinable
     mutating func grow() {

@@ -111,6 +111,8 @@ struct ReplaySubjectStateMachine<Output, Failure: Error> {
     /// once the subject has let go of its subscriptions).
     @inlinable
     mutating func remove(_ key: Int) -> Entry? {
-        subscriptions.remove(key)
+        // A subscription made after the completion was never kept (its key is negative).
+        guard key >= 0 else { return nil }
+        return subscriptions.remove(key)
     }
 }
