@@ -148,6 +148,30 @@ public enum Workloads {
         return sum
     }
 
+    /// W11: subject -> `share(replay: 1)` with four sinks; counted per send.
+    public static func shareReplayFourSinks(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 1)
+        var sum = 0
+        let cancellables = (0..<4).map { _ in shared.sink { sum &+= $0 } }
+        for value in 0..<count { subject.send(value) }
+        cancellables.forEach { $0.cancel() }
+        return sum
+    }
+
+    /// W12, W13, W14: the collection `combineLatest()` of 10, 1,000 and 10,000 subjects, sends
+    /// spread over them in turn once each has a value; counted per send. Each send produces an
+    /// array of `publishers` values, which the sink reads one element of.
+    public static func combineLatestMany(_ count: Int, publishers: Int) -> Int {
+        let subjects = (0..<publishers).map { _ in PassthroughSubject<Int, Never>() }
+        var sum = 0
+        let cancellable = subjects.combineLatest().sink { sum &+= $0[sum & 1] }
+        for subject in subjects { subject.send(0) }
+        for value in 0..<count { subjects[value % publishers].send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
     /// W9: `debounce` on the virtual clock: bursts of ten values, each burst settled by
     /// advancing a second. OpenCombine has no virtual-time scheduler.
     public static func debounceVirtualTime(_ count: Int) -> Int {

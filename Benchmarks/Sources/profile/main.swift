@@ -3,6 +3,9 @@
 // machine, where wall-clock times wander.
 //
 //     profile streams|opencombine W3 1000000
+//
+// W9 to W14 are Streams' only: OpenCombine has no virtual-time scheduler, no combineLatest and
+// no share(replay:).
 
 import OpenCombineWorkloads
 import StreamsWorkloads
@@ -14,6 +17,10 @@ let streams: [String: (Int) -> Int] = [
     "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
     "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
     "W9": StreamsWorkloads.Workloads.debounceVirtualTime, "W10": StreamsWorkloads.Workloads.combineLatestThree,
+    "W11": StreamsWorkloads.Workloads.shareReplayFourSinks,
+    "W12": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 10) },
+    "W13": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 1_000) },
+    "W14": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 10_000) },
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -28,6 +35,6 @@ let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
-    fatalError("usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9|W10 (W9 and W10: Streams only) count")
+    fatalError("usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14 (W9 to W14: Streams only) count")
 }
 if run(count) == Int.min { print("") }

@@ -86,6 +86,20 @@ import Testing
         func relayed<R: Relay>(_ relay: R) -> AnyPublisher<R.Output, Never> { relay.eraseToAnyPublisher() }
         _ = relayed(current)
     }
+
+    @Test func replayCompilesWithCombineExtsSpellingsAndTypes() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let shared: Publishers.Autoconnect<Publishers.Multicast<PassthroughSubject<Int, Never>, ReplaySubject<Int, Never>>> =
+            numbers.share(replay: 1)
+        let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+        var received: [Int] = []
+        var cancellables = Set<AnyCancellable>()
+        shared.sink { received.append($0) }.store(in: &cancellables)
+        numbers.send(1)
+        shared.subscribe(subject).store(in: &cancellables)
+        subject.sink { received.append($0) }.store(in: &cancellables)
+        #expect(received == [1, 1])
+    }
 }
 
 /// Stand-ins for the Foundation errors such code would use.

@@ -69,5 +69,14 @@ let extensionOperatorCatalog: [OperatorEntry] = {
         },
         OperatorEntry("nwise", .named("NWise", children: ["size"])) { h in h.ints.nwise(2).contract() },
         OperatorEntry("pairwise", .named("NWise", children: ["size"])) { h in h.ints.pairwise().map { "\($0)" }.contract() },
+        // The upstream of a multicast sees the subject's subscriber (`subscribe(_ subject:)`).
+        OperatorEntry("share(replay:)", .named("Subject", children: ["subject"])) { h in
+            h.ints.share(replay: 2).contract()
+        },
+        OperatorEntry("multicast(ReplaySubject)", .named("Subject", children: ["subject"])) { h in
+            let multicast = h.ints.multicast { ReplaySubject<Int, TestError>(bufferSize: 2) }
+            h.keep(multicast.connect())
+            return multicast.contract()
+        },
     ]
 }()
