@@ -14,11 +14,11 @@ extension Publisher {
     /// - Cancelling cancels the current subscription and the trigger.
     ///
     /// ```
-    /// upstream, 1st:  -1-X
-    /// failures:          -X
-    /// trigger:            --r
-    /// upstream, 2nd:        -2-|
-    /// result:         -1------2-|
+    /// upstream, 1st:  -1-#
+    /// failures:       ---e        (e: that failure, sent as a value)
+    /// trigger:        ----r
+    /// upstream, 2nd:      ^-2-|
+    /// result:         -1----2-|
     /// ```
     ///
     /// ```swift

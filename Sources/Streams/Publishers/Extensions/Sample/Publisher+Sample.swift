@@ -15,8 +15,8 @@ extension Publisher {
     ///
     /// ```
     /// upstream: -1-2---3-----4-|
-    /// trigger:  ----t--t---t----t
-    /// result:   ----2------3----4|
+    /// trigger:  ----t---t--t-----t
+    /// result:   ----2---3--------[4|]
     /// ```
     ///
     /// ```swift
