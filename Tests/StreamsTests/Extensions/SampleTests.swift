@@ -148,6 +148,24 @@ struct SampleTests {
         _ = cancellable
     }
 
+    @Test func theTriggerFinishingDuringADeliveryFinishesOnceItReturns() {
+        let upstream = PassthroughSubject<Int, Never>()
+        // Unlike a subject, it delivers its completion from inside the value being delivered.
+        let trigger = ManualUpstream<Void, Never>(failure: nil) { _ in () }
+        let events = Log<String>()
+        let cancellable = upstream.sample(trigger).sink(
+            receiveCompletion: { _ in events.append("finished") },
+            receiveValue: { value in
+                events.append("value \(value)")
+                trigger.finish()
+                events.append("returned")
+            })
+        upstream.send(1)
+        trigger.send(0)
+        #expect(events.items == ["value 1", "returned", "finished"])
+        _ = cancellable
+    }
+
     @Test func ticksOnVirtualTime() {
         let scheduler = TestScheduler()
         let upstream = PassthroughSubject<Int, Never>()

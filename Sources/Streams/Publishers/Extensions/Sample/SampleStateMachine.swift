@@ -110,7 +110,11 @@ struct SampleStateMachine<Downstream: Subscriber> {
     /// The trigger sent a value (`finishing == false`) or finished (`finishing == true`).
     @inlinable
     mutating func receiveTrigger(finishing: Bool) -> SampleAction {
-        guard let downstream, !delivering else { return .end(.none) }
+        guard let downstream else { return .end(.none) }
+        if delivering {
+            // Sent from inside the downstream: no sample now; finishing waits for it to return.
+            return .end(finishing ? end(.finished, downstream: downstream, cancelUpstream: true) : .none)
+        }
         let upstreamFinished: Bool
         if case .completing = phase { upstreamFinished = true } else { upstreamFinished = false }
         let ends = finishing || upstreamFinished
