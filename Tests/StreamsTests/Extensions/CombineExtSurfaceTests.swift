@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import Testing
 
@@ -68,6 +69,60 @@ import Testing
         let behavior: PrefixWhileBehavior = .exclusive
         let ownership: ObjectOwnership = .strong
         #expect(behavior != .inclusive && ownership != .weak)
+    }
+
+    @Test func combiningAndCreatingCompileWithCombineExtsSpellingsAndTypes() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let others = PassthroughSubject<Int, Never>()
+        let names = PassthroughSubject<String, Never>()
+        let flags = PassthroughSubject<Bool, Never>()
+        let failing = PassthroughSubject<Int, URLErrorLike>()
+        var cancellables = Set<AnyCancellable>()
+
+        let raced: Publishers.Amb<PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>> = numbers.amb(others)
+        let racedMany: AnyPublisher<Int, Never> = numbers.amb(with: others, others)
+        let racedAll: AnyPublisher<Int, Never> = [numbers, others].amb()
+        let zipped: AnyPublisher<[Int], Never> = numbers.zip(with: others, others)
+        let zippedAll: AnyPublisher<[Int], Never> = [numbers, others].zip()
+        let combined: AnyPublisher<[Int], Never> = numbers.combineLatest(with: others, others)
+        let combinedAll: AnyPublisher<[Int], Never> = [numbers, others].combineLatest()
+        let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = [numbers, others].merge()
+        let selected: Publishers.WithLatestFrom<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>, String> =
+            numbers.withLatestFrom(names) { "\($0)\($1)" }
+        let two:
+            Publishers.WithLatestFrom<
+                PassthroughSubject<Int, Never>, AnyPublisher<(String, Bool), Never>, (String, Bool)
+            > = numbers.withLatestFrom(names, flags)
+        let three = numbers.withLatestFrom(names, flags, others) { $1.0 + "\($1.1)\($1.2)\($0)" }
+        let concatenated = numbers.concatMap { Just($0) }
+        let batches: AnyPublisher<[Int], Never> = [Just(1), Just(2), Just(3)].flatMapBatches(of: 2)
+        let retried = failing.retryWhen { failures in failures.map { _ in () } }
+        let early: AnyPublisher<Int, Never> = numbers.prefix(duration: .seconds(1), on: DispatchQueue.main)
+        let earlyWithOptions: AnyPublisher<Int, Never> =
+            numbers.prefix(duration: .milliseconds(500), tolerance: .zero, on: DispatchQueue.main, options: nil)
+        let unique = numbers.removeAllDuplicates()
+        let uniqueBy = numbers.map { [$0] }.removeAllDuplicates { $0.first == $1.first }
+        let parts: (matches: PassthroughSubject<Int, Never>.Partition, nonMatches: PassthroughSubject<Int, Never>.Partition) =
+            numbers.partition { $0.isMultiple(of: 2) }
+        let (evens, odds) = numbers.partition { $0.isMultiple(of: 2) }
+        let created: AnyPublisher<Int, Never> = AnyPublisher.create { subscriber in
+            subscriber.send(1)
+            subscriber.send(completion: .finished)
+            return AnyCancellable {}
+        }
+        let createdType = Publishers.Create<Int, Never> { subscriber in
+            subscriber.send(2)
+            return AnyCancellable {}
+        }
+        _ = (raced, racedMany, racedAll, zipped, zippedAll, combined, combinedAll, merged, selected, two, three)
+        _ = (concatenated, retried, early, earlyWithOptions, unique, uniqueBy, parts, evens, odds, createdType)
+
+        var received: [[Int]] = []
+        batches.sink { received.append($0) }.store(in: &cancellables)
+        var createdValues: [Int] = []
+        created.sink { createdValues.append($0) }.store(in: &cancellables)
+        #expect(received == [[1, 2], [3]])
+        #expect(createdValues == [1])
     }
 
     @Test func relaysCompileWithCombineExtsSpellings() {

@@ -78,5 +78,40 @@ let extensionOperatorCatalog: [OperatorEntry] = {
             h.keep(multicast.connect())
             return multicast.contract()
         },
+        // Built on `filter`, with a record of values per subscription.
+        OperatorEntry("removeAllDuplicates", .named("Filter", children: none), passThrough: true) { h in
+            h.ints.removeAllDuplicates().contract()
+        },
+        OperatorEntry("removeAllDuplicates(by:)", .named("Filter", children: none), passThrough: true) { h in
+            let t = h.tracked
+            return h.ints.removeAllDuplicates {
+                _ = t; return $0 == $1
+            }.contract()
+        },
+        // The upstream is seen by the `map` that `share()` shares.
+        OperatorEntry("partition", .named("Map", children: none)) { h in
+            let t = h.tracked
+            return h.ints.partition {
+                _ = t; return $0 > 0
+            }.matches.contract()
+        },
+        // Built on `prefix(untilOutputFrom:)`, whose subscriber reflects nothing.
+        OperatorEntry("prefix(duration:)", .notReflectable) { h in
+            h.ints.prefix(duration: .seconds(100), on: h.scheduler).contract()
+        },
+        OperatorEntry("retryWhen", .named("RetryWhen", children: none)) { h in
+            let t = h.tracked
+            return h.ints.retryWhen { failures in
+                _ = t; return failures.map { _ in () }
+            }.contract()
+        },
+        // The trigger ticks twice per virtual second, so each settle takes a sample.
+        OperatorEntry("sample", .named("Sample", children: none)) { h in
+            let scheduler = h.scheduler
+            let ticks = (0..<100).publisher.setFailureType(to: TestError.self).flatMap(maxPublishers: .max(1)) {
+                Just($0).setFailureType(to: TestError.self).delay(for: .milliseconds(500), scheduler: scheduler)
+            }
+            return h.ints.sample(ticks).contract()
+        },
     ]
 }()

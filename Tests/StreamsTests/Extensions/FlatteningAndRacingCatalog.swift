@@ -32,6 +32,11 @@ let flatteningAndRacingCatalog: [OperatorEntry] = {
             [h.ints.eraseToAnyPublisher(), (0..<1000).publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()]
                 .zip().contract()
         },
+        // The upstream is in the first batch, zipped with a publisher of plenty of values.
+        OperatorEntry("Collection.flatMapBatches(of:)", .named("Zip", children: none)) { h in
+            [h.ints.eraseToAnyPublisher(), (0..<1000).publisher.setFailureType(to: TestError.self).eraseToAnyPublisher()]
+                .flatMapBatches(of: 2).contract()
+        },
         OperatorEntry("Collection.merge()", .named("Merge", children: none)) { h in
             [h.ints.eraseToAnyPublisher(), Empty().eraseToAnyPublisher()].merge().contract()
         },
