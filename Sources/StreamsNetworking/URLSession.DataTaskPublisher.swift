@@ -87,7 +87,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     private let parent: URLSession.DataTaskPublisher
     private let lock = Lock()
     // Guarded by `lock`.
-    private var state: DataTaskStateMachine<Downstream>
+    private var state: DataTaskStateMachine<Downstream, URLSessionDataTask>
 
     init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
         self.parent = parent
@@ -114,7 +114,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = lock.withLockUnchecked({ state.ended() }) else { return }
+        guard case .deliver(let downstream) = lock.withLockUnchecked({ state.ended() }) else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {

@@ -10,48 +10,55 @@ import StreamsTesting
 /// really puts on the wire, redirects included.
 ///
 /// The same server is two origins: `http://127.0.0.1:PORT` and `http://localhost:PORT`.
-final class LoopbackHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// A request as it arrived.
-    struct Request: Sendable {
-        let method: String
+    public struct Request: Sendable {
+        public let method: String
         /// The path and query, as sent.
-        let target: String
+        public let target: String
         /// The `Host` header: which of the server's names the client used.
-        let host: String
-        let headers: [(name: String, value: String)]
-        let body: Data
+        public let host: String
+        public let headers: [(name: String, value: String)]
+        public let body: Data
 
         /// The value of the header `name`, in any case, or nil.
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
         /// The path without the query.
-        var path: String { String(target.prefix { $0 != "?" }) }
+        public var path: String { String(target.prefix { $0 != "?" }) }
     }
 
     /// An answer.
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body = ""
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String] = [:]
+        public var body = ""
 
-        static func ok(_ body: String = #"{"ok":true}"#) -> Response {
+        /// An answer with `status`, `headers` and a body of text.
+        public init(status: Int, headers: [String: String] = [:], body: String = "") {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        public static func ok(_ body: String = #"{"ok":true}"#) -> Response {
             Response(status: 200, headers: ["Content-Type": "application/json"], body: body)
         }
 
-        static func redirect(_ status: Int = 302, to location: String) -> Response {
+        public static func redirect(_ status: Int = 302, to location: String) -> Response {
             Response(status: status, headers: ["Location": location], body: "moved")
         }
     }
 
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
     private let received = Locked<[Request]>([])
     private let stopped = Locked(false)
 
-    init(_ handler: @escaping @Sendable (Request) -> Response) throws {
+    public init(_ handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var reuse: Int32 = 1
@@ -92,16 +99,16 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// `http://HOST:PORT/path`, HOST being `127.0.0.1` or `localhost`.
-    func url(_ path: String, host: String = "127.0.0.1") -> URL {
+    public func url(_ path: String, host: String = "127.0.0.1") -> URL {
         URL(string: "http://\(host):\(port)\(path)")!
     }
 
     /// The requests received so far, in order of arrival.
-    var requests: [Request] { received.withLock { $0 } }
+    public var requests: [Request] { received.withLock { $0 } }
 
     /// Stops accepting connections; only the first call does anything (a second shutdown could
     /// reach a descriptor the process has reused since).
-    func stop() {
+    public func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
