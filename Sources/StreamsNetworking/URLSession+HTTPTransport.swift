@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A `URLSession` sends requests as an ``HTTPTransport``: a data task per exchange, whose task
 /// delegate applies the ``RedirectPolicy``, and whose cancel is as safe as the platform allows
-/// (see ``URLSession/stop(_:)``).
+/// (on Linux, a task of a session with a URL cache or protocols of the app's runs to its end).
 ///
 /// ```swift
 /// let transport: any HTTPTransport = URLSession.shared
@@ -48,7 +48,7 @@ extension URLSession: HTTPTransport {
 }
 
 /// A URLSession data task as an ``HTTPTransportTask``: stopping it cancels it only where that is
-/// safe (``URLSession/stop(_:)``).
+/// safe (`URLSession.stop(_:)`).
 final class URLSessionTransportTask: HTTPTransportTask, @unchecked Sendable {
     // Both are immutable, and URLSession's objects are safe to use from any thread.
     let session: URLSession
