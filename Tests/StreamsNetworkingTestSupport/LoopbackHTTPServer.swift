@@ -13,12 +13,15 @@ import StreamsTesting
 public final class LoopbackHTTPServer: Sendable {
     /// A request as it arrived.
     public struct Request: Sendable {
+        /// The method, such as `GET`.
         public let method: String
         /// The path and query, as sent.
         public let target: String
         /// The `Host` header: which of the server's names the client used.
         public let host: String
+        /// The headers, in the order sent.
         public let headers: [(name: String, value: String)]
+        /// The body, as long as `Content-Length` said.
         public let body: Data
 
         /// The value of the header `name`, in any case, or nil.
@@ -32,8 +35,11 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// An answer.
     public struct Response: Sendable {
+        /// The status code.
         public var status: Int
+        /// The headers to send besides `Content-Length`.
         public var headers: [String: String] = [:]
+        /// The body.
         public var body = ""
 
         /// An answer with `status`, `headers` and a body of text.
@@ -43,21 +49,25 @@ public final class LoopbackHTTPServer: Sendable {
             self.body = body
         }
 
+        /// A 200 with a JSON body: `.ok(#"{"id":1}"#)`.
         public static func ok(_ body: String = #"{"ok":true}"#) -> Response {
             Response(status: 200, headers: ["Content-Type": "application/json"], body: body)
         }
 
+        /// A redirect (302 unless said) to `location`: `.redirect(307, to: "http://localhost:8080/b")`.
         public static func redirect(_ status: Int = 302, to location: String) -> Response {
             Response(status: status, headers: ["Location": location], body: "moved")
         }
     }
 
+    /// The port it listens on, on 127.0.0.1.
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
     private let received = Locked<[Request]>([])
     private let stopped = Locked(false)
 
+    /// Starts a server that answers with `handler`: `let server = try LoopbackHTTPServer { _ in .ok() }`.
     public init(_ handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

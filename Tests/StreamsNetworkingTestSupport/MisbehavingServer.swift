@@ -25,6 +25,7 @@ public final class MisbehavingServer: Sendable {
         case answer
     }
 
+    /// The port it listens on, on 127.0.0.1.
     public let port: Int
     private let listener: Int32
     private let behaviour: Behaviour
@@ -32,6 +33,7 @@ public final class MisbehavingServer: Sendable {
     /// The connections held open; nil once stopped.
     private let heldOpen = Locked<[Int32]?>([])
 
+    /// Starts a server that behaves as `behaviour`: `let server = try MisbehavingServer(.reset)`.
     public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
         (listener, port) = try Self.bind(listening: true)

@@ -11,11 +11,13 @@ import StreamsTesting
 public final class RecordingHTTPServer: Sendable {
     /// One request as the server read it.
     public struct Request: Sendable {
+        /// The method, such as `POST`.
         public let method: String
         /// The request target: path and query, as sent.
         public let target: String
         /// The headers, by lower-cased name.
         public let headers: [String: String]
+        /// The body, as long as `Content-Length` said.
         public let body: Data
     }
 
@@ -31,6 +33,7 @@ public final class RecordingHTTPServer: Sendable {
         }
     }
 
+    /// The port it listens on, on 127.0.0.1.
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
@@ -40,6 +43,7 @@ public final class RecordingHTTPServer: Sendable {
     /// The held connections that the client closed.
     private let hangUps = Locked(0)
 
+    /// Starts a server that answers with `handler`: `let server = try RecordingHTTPServer { _ in .status(503) }`.
     public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -26,7 +26,11 @@ public enum TransportSuite {
         + PipelineChecks.all
 
     /// The outcome of one subscription to `publisher`, waited for without blocking a thread.
-    static func outcome<P: Publisher>(of publisher: P) async -> Result<P.Output, NetworkError>
+    ///
+    /// ```swift
+    /// let page = try await TransportSuite.outcome(of: transport.requestPublisher(for: url)).get()
+    /// ```
+    public static func outcome<P: Publisher>(of publisher: P) async -> Result<P.Output, NetworkError>
     where P.Failure == NetworkError {
         let holder = Locked<AnyCancellable?>(nil)
         let value = Locked<P.Output?>(nil)
@@ -55,7 +59,8 @@ public enum TransportSuite {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.timeoutInterval = timeout
-        if method != "GET" && method != "HEAD" { request.httpBody = Data("{}".utf8) }
+        // GET, HEAD and TRACE carry no body (a TRACE must not: RFC 9110, 9.3.8).
+        if !["GET", "HEAD", "TRACE"].contains(method) { request.httpBody = Data("{}".utf8) }
         return request
     }
 }
