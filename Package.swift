@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "StreamsNetworking", targets: ["StreamsNetworking"]),
         .library(name: "StreamsDecoding", targets: ["StreamsDecoding"]),
         .library(name: "StreamsRecovery", targets: ["StreamsRecovery"]),
+        // The loopback HTTP servers and the integration suite that every HTTPTransport passes:
+        // for the tests of transports in other packages (Transports/), not for apps.
+        .library(name: "StreamsNetworkingTestSupport", targets: ["StreamsNetworkingTestSupport"]),
     ],
     targets: [
         .target(name: "Streams"),
@@ -21,11 +24,18 @@ let package = Package(
         .target(name: "StreamsNetworking", dependencies: ["Streams", "StreamsDecoding"]),
         .target(name: "StreamsDecoding", dependencies: ["Streams"]),
         .target(name: "StreamsRecovery", dependencies: ["Streams"]),
+        .target(
+            name: "StreamsNetworkingTestSupport",
+            dependencies: ["StreamsNetworking", "StreamsTesting"],
+            path: "Tests/StreamsNetworkingTestSupport"),
         .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
         .testTarget(
             name: "StreamsNetworkingTests",
-            dependencies: ["Streams", "StreamsNetworking", "StreamsDecoding", "StreamsRecovery", "StreamsTesting"]),
+            dependencies: [
+                "Streams", "StreamsNetworking", "StreamsDecoding", "StreamsRecovery", "StreamsTesting",
+                "StreamsNetworkingTestSupport",
+            ]),
         .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
         .testTarget(name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsRecovery", "StreamsTesting"]),
         // Threads hammering subjects and operators; bounded in count and time, run in every pass.

@@ -168,3 +168,17 @@ extension URLSession {
         RequestPublisher(session: self, request: request.urlRequest(relativeTo: baseURL))
     }
 }
+
+extension HTTPTransport {
+    /// A publisher of `request` below `baseURL` over this transport (see ``APIRequest``); a
+    /// request that cannot be made fails with ``NetworkError/invalidRequest(reason:)`` before
+    /// any I/O.
+    ///
+    /// ```swift
+    /// let user = transport.requestPublisher(for: APIRequest(.get, "users/42"), relativeTo: api)
+    ///     .validateStatus()
+    /// ```
+    public func requestPublisher(for request: APIRequest, relativeTo baseURL: URL) -> HTTPRequestPublisher<Self> {
+        HTTPRequestPublisher(transport: self, request: request.urlRequest(relativeTo: baseURL))
+    }
+}

@@ -23,8 +23,10 @@ import Streams
 public final class Authenticator: Sendable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// The session that sends the requests.
-    public let session: URLSession
+    /// What sends the requests: a `URLSession`, or any other ``HTTPTransport``.
+    public let transport: any HTTPTransport
+    /// The session that sends the requests, when the transport is a `URLSession`.
+    public var session: URLSession? { transport as? URLSession }
     /// What is done with redirects.
     public let redirectPolicy: RedirectPolicy
     private let origin: Origin?
@@ -32,19 +34,32 @@ public final class Authenticator: Sendable, CustomStringConvertible, CustomDebug
     private let state: LockedState<AuthenticatorStateMachine>
 
     /// An authenticator that sends the credentials of `provider` to `origin` (only its scheme,
+    /// host and port count) through `transport`.
+    ///
+    /// ```swift
+    /// let api = Authenticator(transport: httpClient, origin: URL(string: "https://api.example.com")!, provider: tokens)
+    /// ```
+    public init(
+        transport: some HTTPTransport, origin: URL, provider: some CredentialProvider,
+        redirectPolicy: RedirectPolicy = .default
+    ) {
+        self.transport = transport
+        self.origin = Origin(origin)
+        self.provider = provider
+        self.redirectPolicy = redirectPolicy
+        state = LockedState(AuthenticatorStateMachine(credential: provider.storedCredential()))
+    }
+
+    /// An authenticator that sends the credentials of `provider` to `origin` (only its scheme,
     /// host and port count) with `session`.
     ///
     /// ```swift
     /// let api = Authenticator(session: .shared, origin: URL(string: "https://api.example.com")!, provider: tokens)
     /// ```
-    public init(
+    public convenience init(
         session: URLSession, origin: URL, provider: some CredentialProvider, redirectPolicy: RedirectPolicy = .default
     ) {
-        self.session = session
-        self.origin = Origin(origin)
-        self.provider = provider
-        self.redirectPolicy = redirectPolicy
-        state = LockedState(AuthenticatorStateMachine(credential: provider.storedCredential()))
+        self.init(transport: session, origin: origin, provider: provider, redirectPolicy: redirectPolicy)
     }
 
     /// The number of refreshes started so far.
@@ -62,7 +77,7 @@ public final class Authenticator: Sendable, CustomStringConvertible, CustomDebug
     /// ```
     public func requestPublisher(for request: URLRequest) -> AnyPublisher<URLSession.RequestPublisher.Output, NetworkError> {
         guard let origin, Origin(request.url) == origin else {
-            return send(request, with: nil).eraseToAnyPublisher()
+            return send(request, with: nil)
         }
         return credential(rejecting: nil)
             .flatMap(maxPublishers: .max(1)) { [self] credential in
@@ -90,10 +105,17 @@ public final class Authenticator: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// `request` with `credential`, or without any `Authorization` header if there is none.
-    private func send(_ request: URLRequest, with credential: Credential?) -> URLSession.RequestPublisher {
+    private func send(_ request: URLRequest, with credential: Credential?) -> AnyPublisher<NetworkResponse<Data>, NetworkError> {
         var request = request
         request.setValue(credential?.authorization, forHTTPHeaderField: "Authorization")
-        return session.requestPublisher(for: request, redirectPolicy: redirectPolicy)
+        return Self.publisher(of: request, on: transport, redirectPolicy: redirectPolicy)
+    }
+
+    /// The request publisher of `transport`, whatever its type.
+    private static func publisher(
+        of request: URLRequest, on transport: some HTTPTransport, redirectPolicy: RedirectPolicy
+    ) -> AnyPublisher<NetworkResponse<Data>, NetworkError> {
+        transport.requestPublisher(for: request, redirectPolicy: redirectPolicy).eraseToAnyPublisher()
     }
 
     /// The credential to send, once per subscription: the current one, or the outcome of the

@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 import Streams
 
-/// The state of a subscription that runs one data task for one subscriber (the request
-/// publisher's and `dataTaskPublisher`'s): a value with no lock and no callouts. Each event
-/// updates it and returns what the subscription must do once the lock is released.
+/// The state of a subscription that runs one task for one subscriber (the request publisher's,
+/// whose task is an ``HTTPTransportTask``, and `dataTaskPublisher`'s, whose task is a
+/// `URLSessionDataTask`): a value with no lock and no callouts. Each event updates it and returns
+/// what the subscription must do once the lock is released.
 ///
 /// Phases, and the events that move between them:
 /// - `waiting`: subscribed, nothing requested yet; the first request → `starting`.
@@ -15,12 +16,13 @@ import Streams
 /// - `done`: ended or cancelled; the downstream is let go and later events are ignored.
 ///
 /// `cancel()` leads from every phase to `done`. A task made after the cancel is cancelled
-/// before it ever starts; one already running is stopped as ``URLSession/stop(_:)`` decides.
-struct DataTaskStateMachine<Downstream> {
+/// before it ever starts; one already running is stopped as its transport decides (for a
+/// URLSession, as ``URLSession/stop(_:)`` does).
+struct DataTaskStateMachine<Downstream, Task> {
     enum Phase {
         case waiting(Downstream)
         case starting(Downstream)
-        case running(Downstream, URLSessionDataTask)
+        case running(Downstream, Task)
         case done
     }
 
@@ -41,7 +43,7 @@ struct DataTaskStateMachine<Downstream> {
     }
 
     /// The task, once made and until done.
-    var task: URLSessionDataTask? {
+    var task: Task? {
         if case .running(_, let task) = phase { task } else { nil }
     }
 
@@ -55,7 +57,7 @@ struct DataTaskStateMachine<Downstream> {
         /// Make the task, then report it with ``made(_:)``.
         case makeTask
         /// Resume the running task again (resuming a running task does nothing).
-        case resume(URLSessionDataTask)
+        case resume(Task)
     }
 
     /// The downstream requested `demand` (more than zero). The first request makes the task; a
@@ -85,17 +87,25 @@ struct DataTaskStateMachine<Downstream> {
         case cancelUnstarted
     }
 
-    mutating func made(_ task: URLSessionDataTask) -> MadeAction {
+    mutating func made(_ task: Task) -> MadeAction {
         guard case .starting(let downstream) = phase else { return .cancelUnstarted }
         phase = .running(downstream, task)
         return .resume
     }
 
-    /// The task ended: the downstream to tell, or nil if the subscription was cancelled.
-    mutating func ended() -> Downstream? {
+    /// What to do once the lock is released, after the task ended.
+    enum EndAction {
+        /// Nothing: the subscription was cancelled, and its downstream let go.
+        case none
+        /// Tell the downstream how the task ended.
+        case deliver(Downstream)
+    }
+
+    /// The task ended.
+    mutating func ended() -> EndAction {
         let downstream = self.downstream
         finish()
-        return downstream
+        return downstream.map { .deliver($0) } ?? .none
     }
 
     /// What to do once the lock is released, after a cancel.
@@ -104,7 +114,7 @@ struct DataTaskStateMachine<Downstream> {
         /// Let the downstream go; no task runs.
         case release(Downstream)
         /// Let the downstream go and stop the running task.
-        case stop(URLSessionDataTask, releasing: Downstream)
+        case stop(Task, releasing: Downstream)
     }
 
     mutating func cancelled() -> CancelAction {

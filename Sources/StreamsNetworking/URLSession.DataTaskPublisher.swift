@@ -85,7 +85,7 @@ final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTask
     CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private let parent: URLSession.DataTaskPublisher
-    let state: LockedState<DataTaskStateMachine<Downstream>>
+    let state: LockedState<DataTaskStateMachine<Downstream, URLSessionDataTask>>
 
     init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
         self.parent = parent
@@ -112,7 +112,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = state.withLock({ $0.ended() }) else { return }
+        guard case .deliver(let downstream) = state.withLock({ $0.ended() }) else { return }
         if let error {
             downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
         } else if let response {

@@ -8,6 +8,7 @@ import FoundationNetworking
 #endif
 import Streams
 import StreamsNetworking
+import StreamsNetworkingTestSupport
 import StreamsTesting
 import Testing
 

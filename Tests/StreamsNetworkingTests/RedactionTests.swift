@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Streams
 import StreamsNetworking
+import StreamsNetworkingTestSupport
 import StreamsRecovery
 import StreamsTesting
 import Testing

@@ -9,8 +9,9 @@ import StreamsNetworking
 import StreamsTesting
 import Testing
 
-/// Redirects against a loopback server that is two origins at once (`127.0.0.1` and
-/// `localhost` on the same port): what each policy sends where, and what the subscriber gets.
+/// The redirect policy's decisions, and a refused downgrade delivered through a task delegate.
+/// What each policy sends where over a real loopback server is in the transport suite
+/// (`TransportSuite`), which runs against every transport.
 @Suite("Redirect policy")
 struct RedirectPolicyTests {
     typealias Output = URLSession.RequestPublisher.Output
@@ -33,157 +34,6 @@ struct RedirectPolicyTests {
                 receiveValue: { output in value.withLock { $0 = output } })
             holder.withLock { $0 = cancellable }
         }
-    }
-
-    /// A server whose `/start` redirects to `location` (with `PORT` replaced by its port) and
-    /// whose every other path answers 200.
-    static func server(redirectingTo location: String, status: Int = 302) throws -> LoopbackHTTPServer {
-        let port = Locked(0)
-        let server = try LoopbackHTTPServer { request in
-            guard request.path == "/start" else { return .ok(#"{"final":true}"#) }
-            let target = location.replacingOccurrences(of: "PORT", with: "\(port.withLock { $0 })")
-            return .redirect(status, to: target)
-        }
-        port.withLock { $0 = server.port }
-        return server
-    }
-
-    /// A request to `/start` that carries every kind of credential, and a header that is not one.
-    static func credentialed(_ server: LoopbackHTTPServer) -> URLRequest {
-        var request = URLRequest(url: server.url("/start"))
-        request.setValue("Bearer T0KEN", forHTTPHeaderField: "Authorization")
-        request.setValue("Basic cHJveHk=", forHTTPHeaderField: "Proxy-Authorization")
-        request.setValue("sid=C00KIE", forHTTPHeaderField: "Cookie")
-        request.setValue("k3y", forHTTPHeaderField: "X-Api-Key")
-        request.setValue("trace-1", forHTTPHeaderField: "X-Trace")
-        request.timeoutInterval = 30
-        return request
-    }
-
-    static let session = URLSession(configuration: .ephemeral)
-
-    @Test func aCrossOriginRedirectDropsTheCredentialsAndStillDeliversTheBody() async throws {
-        let server = try Self.server(redirectingTo: "http://localhost:PORT/final")
-        defer { server.stop() }
-        let output = try await Self.outcome(of: Self.session.requestPublisher(for: Self.credentialed(server))).get()
-        #expect(output.response.statusCode == 200)
-        #expect(String(decoding: output.data, as: UTF8.self) == #"{"final":true}"#)
-        let requests = server.requests
-        try #require(requests.count == 2)
-        #expect(requests[0].header("Authorization") == "Bearer T0KEN")
-        #expect(requests[0].header("Cookie") == "sid=C00KIE")
-        let final = requests[1]
-        #expect(final.host.hasPrefix("localhost"))
-        #expect(final.header("Authorization") == nil)
-        #expect(final.header("Proxy-Authorization") == nil)
-        #expect(final.header("Cookie") == nil)
-        #expect(final.header("X-Trace") == "trace-1")
-        #expect(final.header("X-Api-Key") == "k3y")  // not marked sensitive by the default policy
-    }
-
-    @Test func aSameOriginRedirectKeepsTheCredentials() async throws {
-        let server = try Self.server(redirectingTo: "http://127.0.0.1:PORT/final")
-        defer { server.stop() }
-        let output = try await Self.outcome(of: Self.session.requestPublisher(for: Self.credentialed(server))).get()
-        #expect(output.response.statusCode == 200)
-        let final = try #require(server.requests.last)
-        #expect(final.path == "/final")
-        #expect(final.header("Authorization") == "Bearer T0KEN")
-        #expect(final.header("Proxy-Authorization") == "Basic cHJveHk=")
-        #expect(final.header("Cookie") == "sid=C00KIE")
-    }
-
-    @Test func aChangeOfPortIsAChangeOfOrigin() async throws {
-        let other = try LoopbackHTTPServer { _ in .ok() }
-        defer { other.stop() }
-        let server = try Self.server(redirectingTo: "http://127.0.0.1:\(other.port)/final")
-        defer { server.stop() }
-        _ = try await Self.outcome(of: Self.session.requestPublisher(for: Self.credentialed(server))).get()
-        let final = try #require(other.requests.first)
-        #expect(final.header("Authorization") == nil)
-        #expect(final.header("Cookie") == nil)
-    }
-
-    @Test func headersTheCallerMarksSensitiveAreDroppedToo() async throws {
-        let server = try Self.server(redirectingTo: "http://localhost:PORT/final")
-        defer { server.stop() }
-        let publisher = Self.session.requestPublisher(
-            for: Self.credentialed(server), redirectPolicy: .follow(removingOnCrossOrigin: ["x-API-key"]))
-        _ = try await Self.outcome(of: publisher).get()
-        let final = try #require(server.requests.last)
-        #expect(final.header("X-Api-Key") == nil)
-        #expect(final.header("Authorization") == nil)
-        #expect(final.header("X-Trace") == "trace-1")
-    }
-
-    @Test func sameOriginOnlyDeliversACrossOriginRedirect() async throws {
-        let server = try Self.server(redirectingTo: "http://localhost:PORT/final")
-        defer { server.stop() }
-        let publisher = Self.session.requestPublisher(for: Self.credentialed(server), redirectPolicy: .sameOriginOnly)
-        let output = try await Self.outcome(of: publisher).get()
-        #expect(output.response.statusCode == 302)
-        #expect(output.response.value(forHTTPHeaderField: "Location") == "http://localhost:\(server.port)/final")
-        #expect(server.requests.count == 1)
-    }
-
-    @Test func sameOriginOnlyFollowsASameOriginRedirect() async throws {
-        let server = try Self.server(redirectingTo: "http://127.0.0.1:PORT/final")
-        defer { server.stop() }
-        let publisher = Self.session.requestPublisher(for: Self.credentialed(server), redirectPolicy: .sameOriginOnly)
-        let output = try await Self.outcome(of: publisher).get()
-        #expect(output.response.statusCode == 200)
-        #expect(server.requests.last?.header("Authorization") == "Bearer T0KEN")
-    }
-
-    @Test func neverDeliversTheRedirectResponse() async throws {
-        let server = try Self.server(redirectingTo: "http://127.0.0.1:PORT/final", status: 307)
-        defer { server.stop() }
-        let publisher = Self.session.requestPublisher(for: Self.credentialed(server), redirectPolicy: .never)
-        let output = try await Self.outcome(of: publisher).get()
-        #expect(output.response.statusCode == 307)
-        #expect(server.requests.map(\.path) == ["/start"])
-    }
-
-    @Test func aCustomPolicyDecidesWithTheCredentialsAlreadyRemoved() async throws {
-        let server = try Self.server(redirectingTo: "http://localhost:PORT/final")
-        defer { server.stop() }
-        let seen = Locked<[RedirectPolicy.Redirect]>([])
-        let follow = RedirectPolicy.custom { redirect in
-            seen.withLock { $0.append(redirect) }
-            var request = redirect.request
-            request.setValue("yes", forHTTPHeaderField: "X-Followed")
-            return request
-        }
-        let output = try await Self.outcome(
-            of: Self.session.requestPublisher(for: Self.credentialed(server), redirectPolicy: follow)
-        ).get()
-        #expect(output.response.statusCode == 200)
-        let redirect = try #require(seen.withLock { $0 }.first)
-        #expect(redirect.isCrossOrigin)
-        #expect(redirect.response.statusCode == 302)
-        #expect(redirect.request.value(forHTTPHeaderField: "Authorization") == nil)
-        #expect(redirect.request.value(forHTTPHeaderField: "Cookie") == nil)
-        #expect(server.requests.last?.header("X-Followed") == "yes")
-        #expect(server.requests.last?.header("Authorization") == nil)
-
-        let stop = RedirectPolicy.custom { _ in nil }
-        let stopped = try await Self.outcome(
-            of: Self.session.requestPublisher(for: Self.credentialed(server), redirectPolicy: stop)
-        ).get()
-        #expect(stopped.response.statusCode == 302)
-        #expect(server.requests.count == 3)  // two for the first request, one for the second
-    }
-
-    @Test func theSessionsRedirectLimitStillApplies() async throws {
-        let server = try Self.server(redirectingTo: "http://127.0.0.1:PORT/start")
-        defer { server.stop() }
-        let result = await Self.outcome(of: Self.session.requestPublisher(for: URLRequest(url: server.url("/start"))))
-        guard case .failure(.transport(let error, _)) = result else {
-            Issue.record("expected a transport error, got \(result)")
-            return
-        }
-        #expect(error.code == .httpTooManyRedirects)
-        #expect(server.requests.count == 21)  // FoundationNetworking's limit: 20 redirects
     }
 
     // MARK: - https to http

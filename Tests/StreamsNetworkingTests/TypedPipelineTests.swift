@@ -9,6 +9,7 @@ import FoundationNetworking
 import Streams
 import StreamsDecoding
 import StreamsNetworking
+import StreamsNetworkingTestSupport
 import StreamsRecovery
 import StreamsTesting
 import Testing

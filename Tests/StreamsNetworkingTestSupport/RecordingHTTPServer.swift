@@ -8,37 +8,43 @@ import StreamsTesting
 /// A loopback HTTP/1.1 server (127.0.0.1 only) that records every request it reads (method,
 /// path and query, headers, body) and answers each with what the test's handler returns, or
 /// holds it unanswered until the server stops.
-final class RecordingHTTPServer: Sendable {
+public final class RecordingHTTPServer: Sendable {
     /// One request as the server read it.
-    struct Request: Sendable {
-        let method: String
+    public struct Request: Sendable {
+        /// The method, such as `POST`.
+        public let method: String
         /// The request target: path and query, as sent.
-        let target: String
+        public let target: String
         /// The headers, by lower-cased name.
-        let headers: [String: String]
-        let body: Data
+        public let headers: [String: String]
+        /// The body, as long as `Content-Length` said.
+        public let body: Data
     }
 
     /// What the server does with a request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         /// Never answers: the client times out.
         case hold
 
         /// A response with a body of text.
-        static func status(_ status: Int, _ headers: [String: String] = [:], body: String = "") -> Reply {
+        public static func status(_ status: Int, _ headers: [String: String] = [:], body: String = "") -> Reply {
             .respond(status: status, headers: headers, body: Data(body.utf8))
         }
     }
 
-    let port: Int
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
     private let received = Locked<[Request]>([])
     /// The connections held open; nil once stopped.
     private let heldOpen = Locked<[Int32]?>([])
+    /// The held connections that the client closed.
+    private let hangUps = Locked(0)
 
-    init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
+    /// Starts a server that answers with `handler`: `let server = try RecordingHTTPServer { _ in .status(503) }`.
+    public init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -75,23 +81,30 @@ final class RecordingHTTPServer: Sendable {
     }
 
     /// The requests read so far, in order.
-    var requests: [Request] { received.withLock { $0 } }
+    public var requests: [Request] { received.withLock { $0 } }
+
+    /// How many connections held open (``Reply/hold``) the client has closed so far: a client
+    /// that gives up on a request lets its connection go.
+    public var connectionsClosedByClient: Int { hangUps.withLock { $0 } }
 
     /// `http://127.0.0.1:PORT` followed by `path`.
-    func url(_ path: String = "/") -> URL {
+    public func url(_ path: String = "/") -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
     /// Stops accepting and closes the connections held open; only the first call does anything.
-    func stop() {
-        guard
-            let held = heldOpen.withLock({ held -> [Int32]? in
-                defer { held = nil }; return held
-            })
-        else { return }
+    public func stop() {
+        // Shuts the held connections down under the lock, so that none of them is closed (and
+        // its number reused) in between: the threads watching them wake and close them.
+        let first = heldOpen.withLock { held -> Bool in
+            guard let connections = held else { return false }
+            for connection in connections { _ = shutdown(connection, Int32(SHUT_RDWR)) }
+            held = nil
+            return true
+        }
+        guard first else { return }
         // Wakes the accepting thread, which closes the listener.
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        for connection in held { _ = close(connection) }
     }
 
     private func serve(_ connection: Int32) {
@@ -106,7 +119,8 @@ final class RecordingHTTPServer: Sendable {
                 held?.append(connection)
                 return held != nil
             }
-            if !held { _ = close(connection) }
+            if held { watch(connection) }
+            _ = close(connection)
         case .respond(let status, let headers, let body):
             var head = "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
@@ -114,6 +128,22 @@ final class RecordingHTTPServer: Sendable {
             // body there confuses the client.
             send(connection, Array((head + "\r\n").utf8) + (request.method == "HEAD" ? [] : Array(body)))
             _ = close(connection)
+        }
+    }
+
+    /// Waits until the client closes `connection`, held open, or the server stops (which shuts
+    /// it down); counts the client's close.
+    private func watch(_ connection: Int32) {
+        var byte: UInt8 = 0
+        while true {
+            let count = recv(connection, &byte, 1, 0)
+            if count > 0 { continue }  // more from the client: not a close
+            let stopped = heldOpen.withLock { held -> Bool in
+                held?.removeAll { $0 == connection }
+                return held == nil
+            }
+            if !stopped { hangUps.withLock { $0 += 1 } }
+            return
         }
     }
 

@@ -8,9 +8,9 @@ import StreamsTesting
 
 /// A loopback TCP server (127.0.0.1 only) that fails the way real servers and networks do, so
 /// that the request publisher meets the transport errors the platform really reports.
-final class MisbehavingServer: Sendable {
+public final class MisbehavingServer: Sendable {
     /// What the server does with each connection once it has read the request.
-    enum Behaviour: Sendable {
+    public enum Behaviour: Sendable {
         /// Closes the connection without a reply.
         case closeWithoutReply
         /// Sends the head and half of the announced body, then closes.
@@ -25,14 +25,16 @@ final class MisbehavingServer: Sendable {
         case answer
     }
 
-    let port: Int
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Atomic(0)
     /// The connections held open; nil once stopped.
     private let heldOpen = Locked<[Int32]?>([])
 
-    init(_ behaviour: Behaviour) throws {
+    /// Starts a server that behaves as `behaviour`: `let server = try MisbehavingServer(.reset)`.
+    public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
         (listener, port) = try Self.bind(listening: true)
         let listener = self.listener
@@ -53,16 +55,16 @@ final class MisbehavingServer: Sendable {
     }
 
     /// The connections accepted so far.
-    var connections: Int { accepted.load(ordering: .relaxed) }
+    public var connections: Int { accepted.load(ordering: .relaxed) }
 
     /// `http://127.0.0.1:PORT/path` (or `https`).
-    func url(_ scheme: String = "http", path: String = "/isUserNameAvailable?userName=alice") -> URL {
+    public func url(_ scheme: String = "http", path: String = "/isUserNameAvailable?userName=alice") -> URL {
         URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")!
     }
 
     /// Stops accepting and closes the connections held open; only the first call does anything
     /// (a second close could close a descriptor the process has reused since).
-    func stop() {
+    public func stop() {
         let held = heldOpen.withLock { held -> [Int32]? in
             guard let connections = held else { return nil }
             held = nil
@@ -75,7 +77,7 @@ final class MisbehavingServer: Sendable {
     }
 
     /// A loopback port nothing listens on: bound, never listened on, closed.
-    static func closedPort() throws -> Int {
+    public static func closedPort() throws -> Int {
         let (descriptor, port) = try bind(listening: false)
         _ = close(descriptor)
         return port

@@ -10,48 +10,65 @@ import StreamsTesting
 /// really puts on the wire, redirects included.
 ///
 /// The same server is two origins: `http://127.0.0.1:PORT` and `http://localhost:PORT`.
-final class LoopbackHTTPServer: Sendable {
+public final class LoopbackHTTPServer: Sendable {
     /// A request as it arrived.
-    struct Request: Sendable {
-        let method: String
+    public struct Request: Sendable {
+        /// The method, such as `GET`.
+        public let method: String
         /// The path and query, as sent.
-        let target: String
+        public let target: String
         /// The `Host` header: which of the server's names the client used.
-        let host: String
-        let headers: [(name: String, value: String)]
-        let body: Data
+        public let host: String
+        /// The headers, in the order sent.
+        public let headers: [(name: String, value: String)]
+        /// The body, as long as `Content-Length` said.
+        public let body: Data
 
         /// The value of the header `name`, in any case, or nil.
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
         /// The path without the query.
-        var path: String { String(target.prefix { $0 != "?" }) }
+        public var path: String { String(target.prefix { $0 != "?" }) }
     }
 
     /// An answer.
-    struct Response: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body = ""
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The headers to send besides `Content-Length`.
+        public var headers: [String: String] = [:]
+        /// The body.
+        public var body = ""
 
-        static func ok(_ body: String = #"{"ok":true}"#) -> Response {
+        /// An answer with `status`, `headers` and a body of text.
+        public init(status: Int, headers: [String: String] = [:], body: String = "") {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
+        /// A 200 with a JSON body: `.ok(#"{"id":1}"#)`.
+        public static func ok(_ body: String = #"{"ok":true}"#) -> Response {
             Response(status: 200, headers: ["Content-Type": "application/json"], body: body)
         }
 
-        static func redirect(_ status: Int = 302, to location: String) -> Response {
+        /// A redirect (302 unless said) to `location`: `.redirect(307, to: "http://localhost:8080/b")`.
+        public static func redirect(_ status: Int = 302, to location: String) -> Response {
             Response(status: status, headers: ["Location": location], body: "moved")
         }
     }
 
-    let port: Int
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
     private let received = Locked<[Request]>([])
     private let stopped = Locked(false)
 
-    init(_ handler: @escaping @Sendable (Request) -> Response) throws {
+    /// Starts a server that answers with `handler`: `let server = try LoopbackHTTPServer { _ in .ok() }`.
+    public init(_ handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var reuse: Int32 = 1
@@ -92,16 +109,16 @@ final class LoopbackHTTPServer: Sendable {
     }
 
     /// `http://HOST:PORT/path`, HOST being `127.0.0.1` or `localhost`.
-    func url(_ path: String, host: String = "127.0.0.1") -> URL {
+    public func url(_ path: String, host: String = "127.0.0.1") -> URL {
         URL(string: "http://\(host):\(port)\(path)")!
     }
 
     /// The requests received so far, in order of arrival.
-    var requests: [Request] { received.withLock { $0 } }
+    public var requests: [Request] { received.withLock { $0 } }
 
     /// Stops accepting connections; only the first call does anything (a second shutdown could
     /// reach a descriptor the process has reused since).
-    func stop() {
+    public func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
