@@ -210,6 +210,16 @@ public enum Workloads {
         return sum
     }
 
+    /// R6: R0 through `map`, for scale: what one operator that takes no lock adds per value.
+    public static func mapPerValue(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { $0 &+ 1 }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
     /// R4: a `Just` into a sink, subscribed per cycle: the baseline of R5.
     public static func justPerCycle(_ count: Int) -> Int {
         var sum = 0

@@ -17,6 +17,7 @@ let streams: [String: (Int) -> Int] = [
     "R0": StreamsWorkloads.Workloads.resilienceBaseline, "R1": StreamsWorkloads.Workloads.closedBreakerPerValue,
     "R2": StreamsWorkloads.Workloads.idleLimiterPerValue, "R3": StreamsWorkloads.Workloads.retryPerValue,
     "R4": StreamsWorkloads.Workloads.justPerCycle, "R5": StreamsWorkloads.Workloads.hedgePerCycle,
+    "R6": StreamsWorkloads.Workloads.mapPerValue,
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -32,6 +33,6 @@ guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
     fatalError(
-        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9|W10|R0...R5 (W9, W10 and R*: Streams only) count")
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9|W10|R0...R6 (W9, W10 and R*: Streams only) count")
 }
 if run(count) == Int.min { print("") }
