@@ -186,5 +186,81 @@ public enum Workloads {
         cancellable.cancel()
         return sum
     }
+
+    // Resilience (Streams only). R0 is the baseline that R1, R2 and R3 add their operator to:
+    // the difference per value is what the operator costs.
+
+    /// R0: a subject into a sink: the baseline of R1 to R3.
+    public static func resilienceBaseline(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// R1: R0 through a closed circuit breaker (no events observed).
+    public static func closedBreakerPerValue(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.circuitBreaker(CircuitBreaker(), scheduler: ImmediateScheduler.shared).sink(
+            receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// R2: R0 through a concurrency limiter with permits to spare.
+    public static func idleLimiterPerValue(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.concurrencyLimiter(ConcurrencyLimiter()).sink(
+            receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// R3: R0 through the selective retry, with its events unobserved.
+    public static func retryPerValue(_ count: Int) -> Int {
+        struct Outage: Error {}
+        let subject = PassthroughSubject<Int, Outage>()
+        var sum = 0
+        let cancellable = subject.retry(3, backoff: .exponential(), scheduler: ImmediateScheduler.shared).sink(
+            receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// R6: R0 through `map`, for scale: what one operator that takes no lock adds per value.
+    public static func mapPerValue(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.map { $0 &+ 1 }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
+    /// R4: a `Just` into a sink, subscribed per cycle: the baseline of R5.
+    public static func justPerCycle(_ count: Int) -> Int {
+        var sum = 0
+        for value in 0..<count {
+            _ = Just(value).sink { sum &+= $0 }
+        }
+        return sum
+    }
+
+    /// R5: R4 hedged: the hedge's set-up and its one value, per cycle (the value comes at once,
+    /// so no delay is scheduled).
+    public static func hedgePerCycle(_ count: Int) -> Int {
+        var sum = 0
+        for value in 0..<count {
+            _ = Just(value).hedge(scheduler: ImmediateScheduler.shared).sink { sum &+= $0 }
+        }
+        return sum
+    }
     #endif
 }

@@ -21,6 +21,10 @@ let streams: [String: (Int) -> Int] = [
     "W12": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 10) },
     "W13": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 1_000) },
     "W14": { StreamsWorkloads.Workloads.combineLatestMany($0, publishers: 10_000) },
+    "R0": StreamsWorkloads.Workloads.resilienceBaseline, "R1": StreamsWorkloads.Workloads.closedBreakerPerValue,
+    "R2": StreamsWorkloads.Workloads.idleLimiterPerValue, "R3": StreamsWorkloads.Workloads.retryPerValue,
+    "R4": StreamsWorkloads.Workloads.justPerCycle, "R5": StreamsWorkloads.Workloads.hedgePerCycle,
+    "R6": StreamsWorkloads.Workloads.mapPerValue,
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -35,6 +39,7 @@ let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
-    fatalError("usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14 (W9 to W14: Streams only) count")
+    fatalError(
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14|R0...R6 (W9 to W14 and R*: Streams only) count")
 }
 if run(count) == Int.min { print("") }

@@ -13,7 +13,16 @@ extension Publisher {
     /// 6. otherwise `onRetry` is told, the operator waits on `scheduler` (even for a zero wait)
     ///    and subscribes to the upstream again.
     ///
-    /// With a `budget`, every attempt that delivers a value or finishes refills it.
+    /// With a `budget`, every attempt that delivers a value or finishes refills it; a retry
+    /// after a timeout costs its `timeoutCost`.
+    ///
+    /// With `transient`, for long-lived streams, a value starts the count again: the next
+    /// failure is followed by retry 1, with the first backoff delay, and `maxElapsed` runs from
+    /// that value.
+    ///
+    /// `events` is told each attempt's start and end (with its duration), each retry scheduled
+    /// and the give-up with its reason; `onGiveUp` gets the same ``RetryReport`` just before the
+    /// error is delivered. Neither changes what is delivered.
     ///
     /// Giving up always delivers the last error unchanged. The downstream sees one
     /// subscription; its outstanding demand carries over to each new attempt. Cancelling, even
@@ -34,13 +43,17 @@ extension Publisher {
         retryAfterLimit: Duration = RetryAfter.defaultLimit,
         maxElapsed: Duration? = nil,
         budget: RetryBudget? = nil,
+        transient: Bool = false,
         scheduler: S,
-        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
+        events: ResilienceEvents = .none,
+        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
+        onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
-            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, scheduler: scheduler,
-            random: SystemRandomNumberGenerator(), onRetry: onRetry)
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
+            scheduler: scheduler, random: SystemRandomNumberGenerator(), events: events, onRetry: onRetry,
+            onGiveUp: onGiveUp)
     }
 
     /// `retry(_:when:backoff:scheduler:)` with the jitter drawn from `random`, so that tests and
@@ -58,14 +71,17 @@ extension Publisher {
         retryAfterLimit: Duration = RetryAfter.defaultLimit,
         maxElapsed: Duration? = nil,
         budget: RetryBudget? = nil,
+        transient: Bool = false,
         scheduler: S,
         random: G,
-        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil
+        events: ResilienceEvents = .none,
+        onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
+        onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
-            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, scheduler: scheduler,
-            random: random, onRetry: onRetry)
+            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
+            scheduler: scheduler, random: random, events: events, onRetry: onRetry, onGiveUp: onGiveUp)
     }
 }
 
@@ -96,10 +112,16 @@ extension Publishers {
         public let maxElapsed: Duration?
         /// The retry budget this pipeline shares with others, if any.
         public let budget: RetryBudget?
+        /// Whether a value starts the count, the backoff and `maxElapsed` again.
+        public let transient: Bool
         /// Where the waits are timed and the upstream is subscribed again.
         public let scheduler: Context
+        /// Told each attempt, retry and give-up.
+        public let events: ResilienceEvents
         /// Told about each retry before the wait.
         public let onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)?
+        /// Told why the retry gave up, just before the error is delivered.
+        public let onGiveUp: ((RetryReport<Upstream.Failure>) -> Void)?
 
         @usableFromInline
         let makeRandom: @Sendable () -> any RandomNumberGenerator
@@ -118,9 +140,12 @@ extension Publishers {
             retryAfterLimit: Duration = RetryAfter.defaultLimit,
             maxElapsed: Duration? = nil,
             budget: RetryBudget? = nil,
+            transient: Bool = false,
             scheduler: Context,
             random: G = SystemRandomNumberGenerator(),
-            onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil
+            events: ResilienceEvents = .none,
+            onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil,
+            onGiveUp: ((RetryReport<Upstream.Failure>) -> Void)? = nil
         ) {
             precondition(
                 maxRetries >= 0, "retry(_:when:backoff:scheduler:) requires a retry count of zero or more, got \(maxRetries)")
@@ -131,8 +156,11 @@ extension Publishers {
             self.retryAfterLimit = retryAfterLimit
             self.maxElapsed = maxElapsed
             self.budget = budget
+            self.transient = transient
             self.scheduler = scheduler
+            self.events = events
             self.onRetry = onRetry
+            self.onGiveUp = onGiveUp
             makeRandom = { random }
         }
 

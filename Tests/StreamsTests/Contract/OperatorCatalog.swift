@@ -430,6 +430,22 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("concurrencyLimiter", .named("ConcurrencyLimiter", children: none)) { h in
             h.ints.concurrencyLimiter(ConcurrencyLimiter()).contract()
         },
+        OperatorEntry("hedge", .named("Hedge", children: none)) { h in
+            let t = h.tracked
+            return h.ints.hedge(
+                maxAttempts: 3, delay: .seconds(100),
+                when: {
+                    _ = t; return $0 == .oops
+                }, scheduler: h.scheduler
+            ).contract()
+        },
+        OperatorEntry("retry(_:when:backoff:scheduler:) with events", .named("RetryWhen", children: none)) { h in
+            let t = h.tracked
+            return h.ints.retry(
+                2, backoff: .constant(.seconds(1)), transient: true, scheduler: h.scheduler,
+                events: ResilienceEvents { _ in _ = t }
+            ).contract()
+        },
         OperatorEntry("rateLimiter", .named("RateLimiter", children: none)) { h in
             h.ints.rateLimiter(RateLimiter(permits: 1000, per: .seconds(1)), scheduler: h.scheduler).contract()
         },

@@ -22,6 +22,11 @@ struct ResilienceEventsTests {
             case .deadlineExceeded(let deadline): "deadline \(deadline) passed"
             case .limiterRejected(let refusal): "limiter refused, \(refusal.reason)"
             case .retryScheduled(let retry, let delay, _): "retry \(retry) in \(delay)"
+            case .attemptStarted(let attempt): "attempt \(attempt) started"
+            case .attemptEnded(let attempt, let duration, let error):
+                "attempt \(attempt) \(error == nil ? "finished" : "failed") after \(duration.map { "\($0)" } ?? "?")"
+            case .retryGaveUp(let reason, let attempts, _): "gave up after \(attempts): \(reason)"
+            case .hedgeStarted(let attempt, let failure): "hedge \(attempt)\(failure == nil ? "" : " after a failure")"
             }
         }
     }
@@ -73,5 +78,50 @@ struct ResilienceEventsTests {
                 "circuit isolated", "circuit refused, no hint", "limiter refused, queueFull", "limiter refused, rateLimited",
                 "deadline 2.0 seconds passed",
             ])
+    }
+
+    @Test func theRetryTellsEachAttemptRetryAndItsGiveUp() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder()
+        let backend = ScriptedBackend(
+            [.hang, .failure(.outage), .failure(.badRequest)], scheduler: scheduler)
+        let subscriber = Guarded()
+        backend.publisher
+            .attemptTimeout(.seconds(2), scheduler: scheduler)
+            .retry(5, backoff: .constant(.seconds(1)), scheduler: scheduler, events: recorder.events)
+            .subscribe(subscriber)
+        scheduler.advance(by: .seconds(60))
+        #expect(
+            recorder.items == [
+                "attempt 1 started", "attempt 1 failed after 2.0 seconds", "retry 1 in 1.0 seconds",
+                "attempt 2 started", "attempt 2 failed after 0.0 seconds", "retry 2 in 1.0 seconds",
+                "attempt 3 started", "attempt 3 failed after 0.0 seconds", "gave up after 3: notRetryable",
+            ])
+        #expect(subscriber.failure == .upstream(.badRequest))
+    }
+
+    @Test func aFinishedAttemptIsToldWithItsDuration() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder()
+        let backend = ScriptedBackend([.valueAfter(.seconds(3))], scheduler: scheduler)
+        backend.publisher
+            .retry(1, backoff: .immediate, scheduler: scheduler, events: recorder.events)
+            .subscribe(TestSubscriber<Int, BackendError>())
+        scheduler.advance(by: .seconds(10))
+        #expect(recorder.items == ["attempt 1 started", "attempt 1 finished after 3.0 seconds"])
+    }
+
+    @Test func hedgingTellsEachExtraAttempt() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder()
+        let backend = ScriptedBackend([.failure(.outage), .hang, .value], scheduler: scheduler)
+        let subscriber = TestSubscriber<Int, BackendError>()
+        backend.publisher
+            .hedge(maxAttempts: 3, delay: .seconds(1), scheduler: scheduler, events: recorder.events)
+            .subscribe(subscriber)
+        scheduler.advance(by: .seconds(10))
+        #expect(recorder.items == ["hedge 2 after a failure", "hedge 3"])
+        #expect(backend.callTimes == [.seconds(0), .seconds(0), .seconds(1)])
+        #expect(subscriber.values == [1])
     }
 }

@@ -1,6 +1,6 @@
 /// One observer for what every resilience strategy does, so that logging and metrics are wired
-/// in one place: hand the same value to the breakers, limiters and timeouts of a pipeline (and
-/// its ``onRetry()`` to the retry).
+/// in one place: hand the same value to the breakers, limiters, timeouts, retries and hedges of
+/// a pipeline.
 ///
 /// The observer is called synchronously, on the thread where the event happens, outside every
 /// lock; it must be quick and thread-safe. With ``none`` (the default everywhere) an event costs
@@ -12,7 +12,7 @@
 /// let user = api.user(id)
 ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main, events: events)
 ///     .circuitBreaker(breaker, scheduler: DispatchQueue.main)
-///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, onRetry: events.onRetry())
+///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, events: events)
 /// ```
 public struct ResilienceEvents: Sendable {
     @usableFromInline
@@ -38,6 +38,14 @@ public struct ResilienceEvents: Sendable {
         self.observer = observer
     }
 
+    /// Whether an observer listens: without one, no event is built.
+    ///
+    /// ```swift
+    /// ResilienceEvents.none.isObserved   // false
+    /// ```
+    @inlinable
+    public var isObserved: Bool { observer != nil }
+
     /// Tells the observer the event `make` builds; builds nothing without an observer.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent) {
@@ -45,7 +53,8 @@ public struct ResilienceEvents: Sendable {
     }
 
     /// An `onRetry` for the selective retry that tells the observer each retry as
-    /// ``ResilienceEvent/retryScheduled(retry:delay:error:)``.
+    /// ``ResilienceEvent/retryScheduled(retry:delay:error:)``. Passing the events as the retry's
+    /// `events` tells the same and more (attempts, give-up); do not pass both.
     ///
     /// ```swift
     /// request.retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, onRetry: events.onRetry())

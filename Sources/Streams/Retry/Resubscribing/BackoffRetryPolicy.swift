@@ -1,8 +1,9 @@
 /// The policy of `retry(_:when:backoff:scheduler:)`: the decision of Docs/RetryAndBackoff.md,
 /// in its order, and a wait on the scheduler for every retry, even a zero one.
 ///
-/// A class, because the jitter's generator and the previous delay change with each decision;
-/// only the one decision in progress touches them.
+/// A class, because the jitter's generator, the previous delay and the attempt count change with
+/// each attempt; attempts run one at a time, and each of these is touched only by the attempt or
+/// the decision in progress (the subscription's lock orders them).
 @usableFromInline
 final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribePolicy {
     @usableFromInline
@@ -10,14 +11,28 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
 
     @usableFromInline
     let configuration: Publishers.RetryWhen<Upstream, Context>
-    /// When the first attempt was made, for `maxElapsed`.
+    /// When the first attempt was made (with `transient`: the first after the last value), for
+    /// `maxElapsed`.
     @usableFromInline
-    let firstSubscription: Context.SchedulerTimeType
-    // Touched only by the decision in progress.
+    var firstSubscription: Context.SchedulerTimeType
+    // Touched only by the attempt or the decision in progress.
     @usableFromInline
     var random: any RandomNumberGenerator
     @usableFromInline
     var previousDelay: Duration?
+    /// The attempts made so far.
+    @usableFromInline
+    var attempts = 0
+    /// The attempts made before the count started again (`transient`): retry `n` follows
+    /// attempt `retryBase + n`.
+    @usableFromInline
+    var retryBase = 0
+    /// The tokens the last decision to retry took from the budget.
+    @usableFromInline
+    var lastCost = 0
+    /// When the running attempt started on the scheduler's time line, while events are observed.
+    @usableFromInline
+    var attemptStart: Duration?
 
     @inlinable
     init(configuration: Publishers.RetryWhen<Upstream, Context>) {
@@ -38,49 +53,115 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
         .nanoseconds(Int(clamping: duration.nanoseconds))
     }
 
-    /// Retry number `attempt` (the first retry follows the first attempt) is made if `when`
-    /// accepts the error, retries are left, the wait ends before `maxElapsed`, the server's hint
-    /// is within `retryAfterLimit` and the budget pays for it. Once `when` has answered, nothing
-    /// more is done if the stream was cancelled meanwhile (by `when` itself, or on another
-    /// thread).
+    /// Where the scheduler's clock stands on its time line, when its time type has one.
+    @inlinable
+    var timelineNow: Duration? {
+        (configuration.scheduler.now as? any TimelineInstant)?.timelineOffset
+    }
+
+    @inlinable
+    func attemptStarted() -> Bool {
+        attempts += 1
+        guard configuration.events.isObserved else { return false }
+        attemptStart = timelineNow
+        configuration.events.emit(.attemptStarted(attempt: attempts))
+        return true
+    }
+
+    /// Refills the budget; with `transient`, the next failure is again followed by retry 1,
+    /// with the backoff and `maxElapsed` starting over.
+    @inlinable
+    func attemptSucceeded() {
+        configuration.budget?.recordSuccess()
+        guard configuration.transient else { return }
+        retryBase = attempts - 1
+        previousDelay = nil
+        firstSubscription = configuration.scheduler.now
+    }
+
+    @inlinable
+    func attemptEnded(failure: Failure?) {
+        guard configuration.events.isObserved else { return }
+        var duration: Duration?
+        if let start = attemptStart, let end = timelineNow { duration = end - start }
+        configuration.events.emit(.attemptEnded(attempt: attempts, duration: duration, error: failure))
+    }
+
+    @inlinable
+    func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {
+        configuration.events.emit(.retryGaveUp(reason: reason, attempts: attempts, error: error))
+        guard let onGiveUp = configuration.onGiveUp else { return }
+        onGiveUp(RetryReport(reason: reason, attempts: attempts, error: error))
+    }
+
+    /// Why a retry refused by `when` or by its hint is not made: a circuit's refusal and a
+    /// passed deadline are told as such.
+    @inlinable
+    static func reason(for error: Failure, otherwise reason: RetryGiveUpReason) -> RetryGiveUpReason {
+        switch ResilienceErrorKind.of(error) {
+        case .circuitOpen: .circuitOpen
+        case .deadline: .deadline
+        case .timeout, .other: reason
+        }
+    }
+
+    /// Retry number `retry` (1 for the first retry after the first attempt, or with `transient`
+    /// after the last value) is made if `when` accepts the error, retries are left, the wait
+    /// ends before `maxElapsed`, the server's hint is within `retryAfterLimit` and the budget
+    /// pays for it (a timeout costs more). Once `when` has answered, nothing more is done if the
+    /// stream was cancelled meanwhile (by `when` itself, or on another thread).
     @inlinable
     func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
         -> ResubscribeDecision
     where Target.Failure == Failure {
-        guard configuration.shouldRetry(error), attempt <= configuration.maxRetries,
-            target.mayProceed(afterFailureOf: attempt)
-        else { return .giveUp }
+        // An observer was told the attempt's end: a cancel meanwhile stops the decision.
+        if configuration.events.isObserved, !target.mayProceed(afterFailureOf: attempt) { return .stop }
+        guard configuration.shouldRetry(error) else { return .giveUp(Self.reason(for: error, otherwise: .notRetryable)) }
+        guard target.mayProceed(afterFailureOf: attempt) else { return .stop }
+        let retry = attempt - retryBase
+        guard retry <= configuration.maxRetries else { return .giveUp(.exhausted) }
         let hint = ((error as Any) as? any RetryAfterProviding)?.retryAfter.map { max($0, .zero) }
-        let backoffDelay = configuration.backoff.delay(forRetry: attempt, previous: previousDelay, using: &random)
+        let backoffDelay = configuration.backoff.delay(forRetry: retry, previous: previousDelay, using: &random)
         let wait = max(hint ?? .zero, backoffDelay)
         if let maxElapsed = configuration.maxElapsed,
             configuration.scheduler.now.advanced(by: Self.stride(wait))
                 > firstSubscription.advanced(by: Self.stride(maxElapsed))
         {
-            return .giveUp
+            return .giveUp(.deadline)
         }
-        if let hint, hint > configuration.retryAfterLimit { return .giveUp }
+        if let hint, hint > configuration.retryAfterLimit {
+            return .giveUp(Self.reason(for: error, otherwise: .retryAfterOverLimit))
+        }
         // Last, so that tokens go only to retries that will happen.
-        if let budget = configuration.budget, !budget.withdrawRetry() { return .giveUp }
+        if let budget = configuration.budget {
+            let cost = budget.cost(after: error)
+            guard budget.withdraw(cost) else { return .giveUp(.budgetEmpty) }
+            lastCost = cost
+        }
         previousDelay = backoffDelay
         return .wait(wait)
     }
 
-    /// A decision to wait that the stream no longer wants gives its budget token back.
+    /// A decision to wait that the stream no longer wants gives its budget tokens back.
     @inlinable
     func dropped(_ decision: ResubscribeDecision) {
-        if case .wait = decision { configuration.budget?.refundRetry() }
+        if case .wait = decision { configuration.budget?.refund(lastCost) }
     }
 
-    /// Tells `onRetry`, then, unless the stream was cancelled meanwhile, waits `delay` on the
-    /// scheduler. The wait is a repeating schedule cancelled when it first fires, because that is
-    /// the form of `schedule` that returns a `Cancellable`: cancelling the stream removes the wait
-    /// from the scheduler at once.
+    /// Tells `onRetry` (and the events), then, unless the stream was cancelled meanwhile, waits
+    /// `delay` on the scheduler. The wait is a repeating schedule cancelled when it first fires,
+    /// because that is the form of `schedule` that returns a `Cancellable`: cancelling the stream
+    /// removes the wait from the scheduler at once.
     @inlinable
     func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
     where Target.Failure == Failure {
+        let retry = attempt - retryBase
+        if configuration.events.isObserved {
+            configuration.events.emit(.retryScheduled(retry: retry, delay: delay, error: error))
+            guard target.mayProceed(afterFailureOf: attempt) else { return }
+        }
         if let onRetry = configuration.onRetry {
-            onRetry(RetryAttempt(retry: attempt, error: error, delay: delay))
+            onRetry(RetryAttempt(retry: retry, error: error, delay: delay))
             guard target.mayProceed(afterFailureOf: attempt) else { return }
         }
         let scheduler = configuration.scheduler

@@ -18,7 +18,7 @@ struct ImmediateRetryPolicy<Failure: Error>: ResubscribePolicy {
         -> ResubscribeDecision
     where Target.Failure == Failure {
         guard let retries else { return .now }
-        return attempt <= retries ? .now : .giveUp
+        return attempt <= retries ? .now : .giveUp(.exhausted)
     }
 
     @inlinable

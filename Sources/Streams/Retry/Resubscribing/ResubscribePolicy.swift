@@ -17,6 +17,22 @@ protocol ResubscribePolicy {
     /// The budget that each attempt's first value or `.finished` refills, if any.
     var budget: RetryBudget? { get }
 
+    /// The upstream is about to be subscribed for the next attempt (attempts run one at a time).
+    /// Returns true when it called out (an observer), so that the subscription checks for a
+    /// cancel before subscribing.
+    func attemptStarted() -> Bool
+
+    /// The running attempt delivered its first value, or finished without one: refills the
+    /// budget (and, for a transient retry, starts the count again).
+    func attemptSucceeded()
+
+    /// The running attempt completed: finished (`failure` nil) or failed.
+    func attemptEnded(failure: Failure?)
+
+    /// The stream gives up with `error`, the failure of attempt `attempt`, for `reason`; called
+    /// outside the lock just before `error` is delivered.
+    func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int)
+
     /// Judges `error`, which ended attempt number `attempt` (1 for the first attempt), checking
     /// with `target` before each call out after the first.
     func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
@@ -40,6 +56,18 @@ protocol ResubscribePolicy {
 extension ResubscribePolicy {
     @inlinable
     var budget: RetryBudget? { nil }
+
+    @inlinable
+    func attemptStarted() -> Bool { false }
+
+    @inlinable
+    func attemptSucceeded() { budget?.recordSuccess() }
+
+    @inlinable
+    func attemptEnded(failure: Failure?) {}
+
+    @inlinable
+    func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {}
 
     @inlinable
     func dropped(_ decision: ResubscribeDecision) {}

@@ -123,6 +123,13 @@ struct ResubscribingStateMachine {
         }
     }
 
+    /// Whether the stream has terminated (completed or cancelled).
+    @inlinable
+    var isTerminated: Bool {
+        if case .terminated = phase { return true }
+        return false
+    }
+
     // MARK: Events
 
     /// The first attempt: the resources to subscribe with.
@@ -279,7 +286,7 @@ struct ResubscribingStateMachine {
             return .cancelled
         }
         switch decision {
-        case .giveUp:
+        case .giveUp, .stop:
             return .finish(terminate())
         case .now:
             return beginAttempt(number + 1).map(DecidedAction.subscribe) ?? .nothing

@@ -52,7 +52,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func subscribe(with resources: Resources) {
         var next: Resources? = resources
         while let resources = next {
-            resources.upstream.receive(subscriber: self)
+            // After a call out, a cancel meanwhile means the attempt is not made.
+            if !resources.policy.attemptStarted() || !state.withLock({ $0.isTerminated }) {
+                resources.upstream.receive(subscriber: self)
+            }
             next = state.withLock { $0.subscribeReturned() }.map(typed)
         }
     }
@@ -81,7 +84,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             preconditionFailure("\(Policy.name) received a value without demand")
         case .deliver(let untyped, let firstSuccess):
             let resources = typed(untyped)
-            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            if firstSuccess { resources.policy.attemptSucceeded() }
             let additional = resources.downstream.receive(input)
             if additional > 0, let upstream = state.withLock({ $0.deliveredValue(additional) }) {
                 upstream.request(additional)
@@ -99,11 +102,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return
         case .finish(let remains, let firstSuccess):
             guard let resources = remains.resources.map(typed) else { return }
-            if firstSuccess { resources.policy.budget?.recordSuccess() }
+            if firstSuccess { resources.policy.attemptSucceeded() }
+            resources.policy.attemptEnded(failure: nil)
             resources.downstream.receive(completion: completion)
         case .decide(let untyped, let attempt, _):
             guard case .failure(let error) = completion else { return }
-            decide(after: error, attempt: attempt, resources: typed(untyped))
+            let resources = typed(untyped)
+            resources.policy.attemptEnded(failure: error)
+            decide(after: error, attempt: attempt, resources: resources)
         }
     }
 
@@ -117,7 +123,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         case .cancelled:
             resources.policy.dropped(decision)
         case .finish(let remains):
-            remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
+            guard let resources = remains.resources.map(typed) else { return }
+            if case .giveUp(let reason) = decision {
+                resources.policy.gaveUp(reason: reason, error: error, attempt: attempt)
+            }
+            resources.downstream.receive(completion: .failure(error))
         case .subscribe(let resources):
             subscribe(with: typed(resources))
         case .startWait(let resources, let attempt, let delay):
