@@ -75,6 +75,15 @@ public final class ResilienceTimeline: Sendable {
             return "limiter refused (\(refusal.reason))"
         case .retryScheduled(let retry, let delay, _):
             return "retry \(retry) in \(seconds(delay)) s"
+        case .attemptStarted(let attempt):
+            return "attempt \(attempt) started"
+        case .attemptEnded(let attempt, let duration, let error):
+            let took = duration.map { " after \(seconds($0)) s" } ?? ""
+            return "attempt \(attempt) \(error == nil ? "succeeded" : "failed")\(took)"
+        case .retryGaveUp(let reason, let attempts, _):
+            return "gave up after \(attempts) attempts (\(reason))"
+        case .hedgeStarted(let attempt, let afterFailure):
+            return "hedge \(attempt) started\(afterFailure == nil ? "" : " after a failure")"
         }
     }
 
