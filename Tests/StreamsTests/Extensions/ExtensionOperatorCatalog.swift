@@ -67,6 +67,19 @@ let extensionOperatorCatalog: [OperatorEntry] = {
                 _ = t; return Just(value).setFailureType(to: TestError.self)
             }.contract()
         },
+        // The harness settles a second: the upstream is subscribed after half of it.
+        OperatorEntry("delaySubscription", .named("DelaySubscription", children: none)) { h in
+            h.ints.delaySubscription(for: .milliseconds(500), scheduler: h.scheduler).contract()
+        },
+        // The resource holds the tracked object: it must be let go of with the subscription.
+        OperatorEntry("Publishers.Using", .named("Using", children: none)) { h in
+            let t = h.tracked
+            let upstream = h.ints
+            return Publishers.Using(
+                resourceFactory: { AnyCancellable { _ = t } },
+                publisherFactory: { _ in upstream }
+            ).contract()
+        },
         OperatorEntry("nwise", .named("NWise", children: ["size"])) { h in h.ints.nwise(2).contract() },
         OperatorEntry("pairwise", .named("NWise", children: ["size"])) { h in h.ints.pairwise().map { "\($0)" }.contract() },
         // The upstream of a multicast sees the subject's subscriber (`subscribe(_ subject:)`).

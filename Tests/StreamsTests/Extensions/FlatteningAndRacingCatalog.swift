@@ -24,6 +24,12 @@ let flatteningAndRacingCatalog: [OperatorEntry] = {
         OperatorEntry("amb", .named("Amb", children: none)) { h in
             h.ints.amb(Empty(completeImmediately: false)).contract()
         },
+        // One race between all the publishers; the upstream wins with its first value.
+        OperatorEntry("Collection.amb()", .named("Amb", children: none)) { h in
+            let never = Empty<Int, TestError>(completeImmediately: false).eraseToAnyPublisher()
+            let contenders: [AnyPublisher<Int, TestError>] = [h.ints.eraseToAnyPublisher(), never, never]
+            return contenders.amb().contract()
+        },
         OperatorEntry("Collection.combineLatest()", .named("CombineLatest", children: none)) { h in
             [h.ints.eraseToAnyPublisher(), Just(0).setFailureType(to: TestError.self).eraseToAnyPublisher()]
                 .combineLatest().contract()

@@ -3,8 +3,9 @@
 ///
 /// Phases:
 /// - `awaitingSubscription(downstream)`: the race; no contender has sent anything. Each one's
-///   subscription is kept and asked for one value. The first value or completion decides: the
-///   loser is cancelled, and a value → `subscribed(winner)`, a completion → `terminated`.
+///   subscription is kept (at the contender's index) and asked for one value. The first value
+///   or completion decides: the losers are cancelled, and a value → `subscribed(winner)`, a
+///   completion → `terminated`.
 /// - `subscribed(downstream, winner)`: the winner's values go downstream; the downstream's
 ///   demand goes to the winner. The winner's first value waits in `held` while there is no
 ///   demand for it.
@@ -13,6 +14,10 @@
 /// - `terminated`: completed or cancelled; everything has been let go and is ignored.
 ///
 /// A failure of the winner ends it at once (a held value is dropped), as does `cancel()`.
+///
+/// The contenders are numbered from 0 (two for `amb(_:)`, any number for `Collection.amb()`).
+/// Every event costs the same whatever their number, except the one that decides the race and
+/// `cancel()`, which go over them once to cancel the losers.
 @usableFromInline
 struct AmbStateMachine<Downstream: Subscriber> {
     @usableFromInline
@@ -23,17 +28,17 @@ struct AmbStateMachine<Downstream: Subscriber> {
     @usableFromInline
     enum Phase {
         case awaitingSubscription(Box<Downstream>)
-        case subscribed(Box<Downstream>, winner: AmbSide)
+        case subscribed(Box<Downstream>, winner: Int)
         case completing(Box<Downstream>, Completion)
         case terminated
     }
 
     @usableFromInline
     var phase: Phase
+    /// Each contender's subscription, by index, while it may still be needed: all of them
+    /// during the race, the winner's only afterwards.
     @usableFromInline
-    var first: (any Subscription)?
-    @usableFromInline
-    var second: (any Subscription)?
+    var contenders: [(any Subscription)?]
     /// Requested by the downstream and not yet delivered.
     @usableFromInline
     var demand = Subscribers.Demand.none
@@ -48,16 +53,9 @@ struct AmbStateMachine<Downstream: Subscriber> {
     var delivering = false
 
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, contenders count: Int) {
         phase = .awaitingSubscription(Box(downstream))
-    }
-
-    @inlinable
-    func subscription(of side: AmbSide) -> (any Subscription)? {
-        switch side {
-        case .first: first
-        case .second: second
-        }
+        contenders = Array(repeating: nil, count: count)
     }
 
     // MARK: Contenders
@@ -70,27 +68,24 @@ struct AmbStateMachine<Downstream: Subscriber> {
     }
 
     @inlinable
-    mutating func receiveSubscription(_ subscription: any Subscription, from side: AmbSide) -> SubscriptionAction {
-        guard case .awaitingSubscription = phase, self.subscription(of: side) == nil else { return .cancel }
-        switch side {
-        case .first: first = subscription
-        case .second: second = subscription
-        }
+    mutating func receiveSubscription(_ subscription: any Subscription, from side: Int) -> SubscriptionAction {
+        guard case .awaitingSubscription = phase, contenders[side] == nil else { return .cancel }
+        contenders[side] = subscription
         return .requestOne
     }
 
     @usableFromInline
     enum ValueAction {
-        /// Send the value to this downstream (cancelling the loser first, if any), then report
-        /// with ``delivered(_:)``.
-        case deliver(Box<Downstream>, cancelling: (any Subscription)?)
-        /// The value is held for demand; cancel the loser.
-        case hold(cancelling: (any Subscription)?)
+        /// Send the value to this downstream (cancelling the losers first), then report with
+        /// ``delivered(_:)``.
+        case deliver(Box<Downstream>, cancelling: [any Subscription])
+        /// The value is held for demand; cancel the losers.
+        case hold(cancelling: [any Subscription])
         case none
     }
 
     @inlinable
-    mutating func receiveValue(_ value: Output, from side: AmbSide) -> ValueAction {
+    mutating func receiveValue(_ value: Output, from side: Int) -> ValueAction {
         switch phase {
         case .awaitingSubscription(let downstream):
             let loser = decide(side)
@@ -107,17 +102,29 @@ struct AmbStateMachine<Downstream: Subscriber> {
             demand -= 1
             if asked != .unlimited, asked > 0 { asked -= 1 }
             delivering = true
-            return .deliver(downstream, cancelling: nil)
+            return .deliver(downstream, cancelling: [])
         case .subscribed, .completing, .terminated:
             return .none
         }
     }
 
-    /// Makes `side` the winner: the loser's subscription, to cancel.
+    /// Makes `side` the winner: the losers' subscriptions, to cancel. Only the winner's is kept.
     @inlinable
-    mutating func decide(_ side: AmbSide) -> (any Subscription)? {
-        defer { (first, second) = side == .first ? (first, nil) : (nil, second) }
-        return side == .first ? second : first
+    mutating func decide(_ side: Int) -> [any Subscription] {
+        var losers: [any Subscription] = []
+        losers.reserveCapacity(contenders.count - 1)
+        for index in contenders.indices where index != side {
+            if let loser = contenders[index] { losers.append(loser) }
+        }
+        let winner = contenders[side]
+        contenders = [winner]
+        return losers
+    }
+
+    /// The winner's subscription (the one kept by ``decide(_:)``), if it has arrived.
+    @inlinable
+    var winnerSubscription: (any Subscription)? {
+        contenders.first ?? nil
     }
 
     @usableFromInline
@@ -139,8 +146,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
             return topUp(winner)
         case .completing(let downstream, let completion):
             phase = .terminated
-            first = nil
-            second = nil
+            contenders = []
             return .complete(downstream, completion)
         case .awaitingSubscription, .terminated:
             return .none
@@ -149,8 +155,8 @@ struct AmbStateMachine<Downstream: Subscriber> {
 
     /// What to ask the winner so that it has been asked for all the downstream's demand.
     @inlinable
-    mutating func topUp(_ winner: AmbSide) -> DeliveredAction {
-        guard held == nil, let subscription = subscription(of: winner) else { return .none }
+    mutating func topUp(_ winner: Int) -> DeliveredAction {
+        guard held == nil, let subscription = winnerSubscription else { return .none }
         let more: Subscribers.Demand
         if demand == .unlimited {
             more = asked == .unlimited ? .none : .unlimited
@@ -166,13 +172,13 @@ struct AmbStateMachine<Downstream: Subscriber> {
     /// What a contender's completion leads to.
     @usableFromInline
     enum CompletionAction {
-        /// Send it downstream, after cancelling the loser if any.
-        case complete(Box<Downstream>, cancelling: (any Subscription)?)
+        /// Send it downstream, after cancelling the losers.
+        case complete(Box<Downstream>, cancelling: [any Subscription])
         case none
     }
 
     @inlinable
-    mutating func receiveCompletion(_ completion: Completion, from side: AmbSide) -> CompletionAction {
+    mutating func receiveCompletion(_ completion: Completion, from side: Int) -> CompletionAction {
         switch phase {
         case .awaitingSubscription(let downstream):
             let loser = decide(side)
@@ -184,7 +190,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
                 return .none
             }
             end()
-            return .complete(downstream, cancelling: nil)
+            return .complete(downstream, cancelling: [])
         case .subscribed, .completing, .terminated:
             return .none
         }
@@ -248,7 +254,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
         case .terminated:
             return .none
         }
-        let live = [first, second].compactMap { $0 }
+        let live = contenders.compactMap { $0 }
         end()
         return .cancel(live, released: released)
     }
@@ -257,8 +263,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func end() {
         phase = .terminated
-        first = nil
-        second = nil
+        contenders = []
         held = nil
     }
 }

@@ -1,7 +1,8 @@
 /// The subscription of `amb`, with its state in an ``AmbStateMachine``.
 ///
-/// It subscribes to both publishers through a ``Contender`` each. The loser is cancelled, and
-/// the downstream called, outside the lock.
+/// It subscribes to every contender (two for `amb(_:)`, any number for `Collection.amb()`)
+/// through a ``Contender`` each, which carries the contender's index. The losers are cancelled,
+/// and the downstream called, outside the lock.
 @usableFromInline
 final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -13,14 +14,14 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     let state: LockedState<StateMachine>
 
     @inlinable
-    init(downstream: Downstream) {
-        state = LockedState(StateMachine(downstream: downstream))
+    init(downstream: Downstream, contenders count: Int) {
+        state = LockedState(StateMachine(downstream: downstream, contenders: count))
     }
 
     // MARK: Contenders
 
     @inlinable
-    func receive(subscription: any Subscription, from side: AmbSide) {
+    func receive(subscription: any Subscription, from side: Int) {
         switch state.withLock({ $0.receiveSubscription(subscription, from: side) }) {
         case .requestOne: subscription.request(.max(1))
         case .cancel: subscription.cancel()
@@ -28,10 +29,10 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     }
 
     @inlinable
-    func receive(_ input: Downstream.Input, from side: AmbSide) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input, from side: Int) -> Subscribers.Demand {
         switch state.withLock({ $0.receiveValue(input, from: side) }) {
-        case .deliver(let downstream, let loser):
-            loser?.cancel()
+        case .deliver(let downstream, let losers):
+            for loser in losers { loser.cancel() }
             let additional = downstream.value.receive(input)
             // The winner's own demand is returned to it rather than requested.
             switch state.withLock({ $0.delivered(additional) }) {
@@ -40,8 +41,8 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
             case .none: break
             }
             return .none
-        case .hold(let loser):
-            loser?.cancel()
+        case .hold(let losers):
+            for loser in losers { loser.cancel() }
             return .none
         case .none:
             return .none
@@ -49,10 +50,10 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: AmbSide) {
-        guard case .complete(let downstream, let loser) = state.withLock({ $0.receiveCompletion(completion, from: side) })
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: Int) {
+        guard case .complete(let downstream, let losers) = state.withLock({ $0.receiveCompletion(completion, from: side) })
         else { return }
-        loser?.cancel()
+        for loser in losers { loser.cancel() }
         downstream.value.receive(completion: completion)
     }
 
@@ -91,7 +92,7 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     @usableFromInline
     var playgroundDescription: Any { description }
 
-    /// Subscribes to one of the two publishers on behalf of the subscription.
+    /// Subscribes to one of the contenders on behalf of the subscription.
     @usableFromInline
     struct Contender: Subscriber, CustomStringConvertible, CustomReflectable,
         CustomPlaygroundDisplayConvertible
@@ -103,13 +104,14 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
         @usableFromInline
         let parent: AmbSubscription
+        /// The contender's index, from 0.
         @usableFromInline
-        let side: AmbSide
+        let side: Int
         @usableFromInline
         let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(parent: AmbSubscription, side: AmbSide) {
+        init(parent: AmbSubscription, side: Int) {
             self.parent = parent
             self.side = side
         }

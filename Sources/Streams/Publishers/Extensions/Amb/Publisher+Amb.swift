@@ -38,7 +38,8 @@ extension Publisher {
     }
 
     /// Mirrors the first of this publisher and the publishers of `others` to send something;
-    /// see ``amb(_:)``. The publishers race in pairs, nested in order.
+    /// see ``amb(_:)``. All of them race at once, in one race (see `Publishers.AmbMany`), this
+    /// publisher subscribed first.
     ///
     /// ```swift
     /// let fastest = primary.amb(with: mirrors)
@@ -48,20 +49,32 @@ extension Publisher {
         with others: Others
     ) -> AnyPublisher<Output, Failure>
     where Others.Element: Publisher, Others.Element.Output == Output, Others.Element.Failure == Failure {
-        others.reduce(eraseToAnyPublisher()) { result, next in result.amb(next).eraseToAnyPublisher() }
+        var all: [AnyPublisher<Output, Failure>] = [eraseToAnyPublisher()]
+        all.reserveCapacity(others.count + 1)
+        for other in others { all.append(other.eraseToAnyPublisher()) }
+        return Publishers.AmbMany(all).eraseToAnyPublisher()
     }
 }
 
 extension Collection where Element: Publisher {
     /// Mirrors the first publisher of the collection to send something (a value or a
-    /// completion), cancelling the others; see `amb(_:)`. An empty collection finishes at once.
+    /// completion), cancelling all the others at that moment; see `amb(_:)` and
+    /// `Publishers.AmbMany`. It is one race, whatever the number of publishers: each event
+    /// costs the same with 2 or 10,000 of them, and nothing recurses. An empty collection
+    /// finishes at once, as in CombineExt.
+    ///
+    /// ```
+    /// p0:     ------a--b--|
+    /// p1:     ----x---y---        (sends first: wins; p0 and p2 are cancelled at x)
+    /// p2:     --------------|
+    /// result: ----x---y---
+    /// ```
     ///
     /// ```swift
     /// let fastest = mirrors.map { $0.fetch() }.amb()
     /// ```
     @inlinable
     public func amb() -> AnyPublisher<Element.Output, Element.Failure> {
-        guard let first else { return Empty().eraseToAnyPublisher() }
-        return first.amb(with: dropFirst())
+        Publishers.AmbMany(self).eraseToAnyPublisher()
     }
 }

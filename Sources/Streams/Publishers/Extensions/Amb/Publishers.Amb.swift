@@ -31,10 +31,10 @@ extension Publishers {
         /// Hands `subscriber` its subscription, then subscribes to `first` and `second`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subscription = AmbSubscription<S>(downstream: subscriber)
+            let subscription = AmbSubscription<S>(downstream: subscriber, contenders: 2)
             subscriber.receive(subscription: subscription)
-            first.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: .first))
-            second.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: .second))
+            first.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 0))
+            second.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 1))
         }
     }
 }

@@ -1,6 +1,0 @@
-/// One of the two publishers an `amb` races.
-@usableFromInline
-enum AmbSide: Sendable {
-    case first
-    case second
-}
