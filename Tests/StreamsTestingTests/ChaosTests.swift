@@ -147,6 +147,7 @@ struct ChaosTests {
                 "1 s: retry 2 in 2 s",
                 "3 s: retry 3 in 4 s",
                 "7 s: circuit open",
+                "7 s: gave up after 4 attempts (exhausted)",
                 "8 s: budget 485/500",
                 "8 s: circuit refused (open, 4 s left)",
                 "8 s: retry 1 in 4 s",

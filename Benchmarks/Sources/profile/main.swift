@@ -40,6 +40,7 @@ guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
     fatalError(
-        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14|R0...R6 (W9 to W14 and R*: Streams only) count")
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14|R0...R6 (W9 to W14 and R*: Streams only) count"
+    )
 }
 if run(count) == Int.min { print("") }

@@ -16,15 +16,20 @@ import Streams
 public final class ResilienceTimeline: Sendable {
     private let scheduler: TestScheduler
     private let recorded: LockedState<[String]>
+    private let recordsAttempts: Bool
 
-    /// Makes an empty timeline on the clock of `scheduler`.
+    /// Makes an empty timeline on the clock of `scheduler`. The start and end of every attempt
+    /// are recorded only if `includingAttempts` is true: without them a timeline reads as the
+    /// decisions the strategies took (retries, circuit changes, refusals, giving up).
     ///
     /// ```swift
     /// let timeline = ResilienceTimeline(scheduler: TestScheduler())
+    /// let detailed = ResilienceTimeline(scheduler: TestScheduler(), includingAttempts: true)
     /// ```
-    public init(scheduler: TestScheduler) {
+    public init(scheduler: TestScheduler, includingAttempts: Bool = false) {
         self.scheduler = scheduler
         recorded = LockedState([])
+        recordsAttempts = includingAttempts
     }
 
     /// The observer that records each event at the scheduler's time.
@@ -33,7 +38,14 @@ public final class ResilienceTimeline: Sendable {
     /// let breaker = CircuitBreaker(events: timeline.events)
     /// ```
     public var events: ResilienceEvents {
-        ResilienceEvents { [self] event in record(Self.describe(event)) }
+        ResilienceEvents { [self] event in
+            switch event {
+            case .attemptStarted, .attemptEnded:
+                if recordsAttempts { record(Self.describe(event)) }
+            default:
+                record(Self.describe(event))
+            }
+        }
     }
 
     /// Records `text` at the scheduler's time, as a reading of the test's own.

@@ -155,6 +155,23 @@ import Testing
         subject.sink { received.append($0) }.store(in: &cancellables)
         #expect(received == [1, 1])
     }
+
+    @Test func lifetimesCompileWithCombineExtsSpellings() {
+        final class Resource: Cancellable {
+            var cancels = 0
+            func cancel() { cancels += 1 }
+        }
+        let resource = Resource()
+        var received: [Int] = []
+        let using = Publishers.Using({ resource }, publisherFactory: { _ in Just(1) })
+        let cancellable = using.sink { received.append($0) }
+        #expect(received == [1])
+        #expect(resource.cancels == 1)
+        let delayed = Just(2).delaySubscription(for: .zero, scheduler: ImmediateScheduler.shared)
+        let other = delayed.sink { received.append($0) }
+        #expect(received == [1, 2])
+        _ = (cancellable, other)
+    }
 }
 
 /// Stand-ins for the Foundation errors such code would use.

@@ -81,6 +81,7 @@ struct ResiliencePolicyTests {
         #expect(
             timeline.entries == [
                 "1 s: attempt timed out after 1 s", "1 s: retry 1 in 1 s", "3 s: attempt timed out after 1 s",
+                "3 s: gave up after 2 attempts (deadline)",
             ])
         #expect(backend.callCount == 2)
     }
@@ -108,6 +109,7 @@ struct ResiliencePolicyTests {
             timeline.entries == [
                 "0 s: retry 1 in 1 s", "1 s: circuit open", "1 s: retry 2 in 1 s", "2 s: circuit refused (open, 4 s left)",
                 "2 s: retry 3 in 4 s", "6 s: circuit halfOpen", "6 s: circuit open",
+                "6 s: gave up after 4 attempts (exhausted)",
             ])
         // The retry gives up with the backend's own last error, and knocked only once meanwhile.
         #expect(subscriber.failure == .upstream(.outage))
@@ -219,5 +221,24 @@ struct ResiliencePolicyTests {
         #expect(subscriber.failure == .upstream(.outage))
         #expect(count.withLock { $0 } == 3)
         #expect(backend.callCount == 3)
+    }
+
+    @Test func hedgingRacesASlowAttemptInsideTheRetryAndItsFirstAnswerWins() {
+        let scheduler = TestScheduler()
+        let timeline = ResilienceTimeline(scheduler: scheduler)
+        let policy = ResiliencePolicy(
+            retry: .init(maxRetries: 1, backoff: .constant(.seconds(1))), hedging: Hedging(maxAttempts: 2, delay: .seconds(2)))
+        let backend = ScriptedBackend([.hang, .value], scheduler: scheduler)
+        let subscriber = call(backend, Self.pipeline(policy, timeline), scheduler)
+        scheduler.advance(by: .seconds(60))
+        #expect(timeline.entries == ["2 s: hedge 2 started"])
+        #expect(subscriber.values == [1])
+        #expect(backend.callTimes == [.seconds(0), .seconds(2)])
+    }
+
+    @Test func hedgingNeedsAtLeastOneAttempt() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Hedging(maxAttempts: 0)
+        }
     }
 }

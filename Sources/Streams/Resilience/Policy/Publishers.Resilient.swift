@@ -92,7 +92,7 @@ extension Publishers {
                 stack = stack.retry(
                     retry.maxRetries, backoff: retry.backoff, retryAfterLimit: retry.retryAfterLimit,
                     maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget, scheduler: scheduler,
-                    random: AnyRandom(pipeline.makeRandom()), onRetry: events.onRetry()
+                    random: AnyRandom(pipeline.makeRandom()), events: events
                 ).eraseToAnyPublisher()
             }
             if let total = policy.totalTimeout {

@@ -76,4 +76,15 @@ extension Publishers.Using where Resource: Cancellable {
     public init(resourceFactory: @escaping () -> Resource, publisherFactory: @escaping (Resource) -> Upstream) {
         self.init(resourceFactory: resourceFactory, publisherFactory: publisherFactory, dispose: { $0.cancel() })
     }
+
+    /// CombineExt's spelling of ``init(resourceFactory:publisherFactory:)``, with the resource
+    /// factory unlabelled.
+    ///
+    /// ```swift
+    /// let lines = Publishers.Using({ LogFile(path) }, publisherFactory: { file in file.lines })
+    /// ```
+    @inlinable
+    public init(_ resourceFactory: @escaping () -> Resource, publisherFactory: @escaping (Resource) -> Upstream) {
+        self.init(resourceFactory: resourceFactory, publisherFactory: publisherFactory)
+    }
 }
