@@ -64,6 +64,20 @@ public enum ResilienceTelemetry {
                 metadata["delay"] = "\(delay)"
                 metadata["error"] = "\(error)"
                 logger.notice("retrying", metadata: metadata)
+            case .attemptStarted(let attempt):
+                metadata["attempt"] = "\(attempt)"
+                logger.debug("attempt started", metadata: metadata)
+            case .attemptEnded(let attempt, let duration, let error):
+                metadata["attempt"] = "\(attempt)"
+                if let duration { metadata["duration"] = "\(duration)" }
+                logger.debug(error == nil ? "attempt succeeded" : "attempt failed", metadata: metadata)
+            case .retryGaveUp(let reason, let attempts, _):
+                metadata["reason"] = "\(reason)"
+                metadata["attempts"] = "\(attempts)"
+                logger.warning("gave up retrying", metadata: metadata)
+            case .hedgeStarted(let attempt, _):
+                metadata["attempt"] = "\(attempt)"
+                logger.info("hedged", metadata: metadata)
             }
         }
     }
@@ -79,6 +93,10 @@ public enum ResilienceTelemetry {
         case deadlineExceeded = "deadline_exceeded"
         case limiterRejected = "limiter_rejected"
         case retryScheduled = "retry_scheduled"
+        case attemptStarted = "attempt_started"
+        case attemptEnded = "attempt_ended"
+        case retryGaveUp = "retry_gave_up"
+        case hedgeStarted = "hedge_started"
 
         init(_ event: ResilienceEvent) {
             switch event {
@@ -91,6 +109,10 @@ public enum ResilienceTelemetry {
             case .deadlineExceeded: self = .deadlineExceeded
             case .limiterRejected: self = .limiterRejected
             case .retryScheduled: self = .retryScheduled
+            case .attemptStarted: self = .attemptStarted
+            case .attemptEnded: self = .attemptEnded
+            case .retryGaveUp: self = .retryGaveUp
+            case .hedgeStarted: self = .hedgeStarted
             }
         }
     }
