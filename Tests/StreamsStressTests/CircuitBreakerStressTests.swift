@@ -103,4 +103,42 @@ struct CircuitBreakerStressTests {
         #expect(published.last == breaker.currentState)
         print("stress: circuit breaker, \(threads) threads x \(rounds) rounds: \(published.count) transitions published in order")
     }
+
+    /// Values flow on one thread through a breaker and a limiter while another cancels: nothing
+    /// arrives once the cancel has returned, and the sink's closures are let go exactly once.
+    @Test func aCancelRacingTheLockFreeValuesStopsThemAndReleasesOnce() {
+        let scheduler = TestScheduler()
+        let breaker = CircuitBreaker()
+        let limiter = ConcurrencyLimiter()
+        for _ in 0..<scaled(300) {
+            let subject = PassthroughSubject<Int, Outage>()
+            let cancelled = AtomicInt()
+            let afterCancel = AtomicInt()
+            let released = AtomicInt()
+            final class Token: Sendable {
+                let released: AtomicInt
+                init(_ released: AtomicInt) { self.released = released }
+                deinit { released.add(1) }
+            }
+            let cancellable: AnyCancellable
+            do {
+                let token = Token(released)
+                cancellable = subject.circuitBreaker(breaker, scheduler: scheduler).concurrencyLimiter(limiter).sink(
+                    receiveCompletion: { _ in _ = token },
+                    receiveValue: { _ in if cancelled.load() == 1 { afterCancel.add(1) } })
+            }
+            subject.send(0)
+            onThreads(2) { thread in
+                if thread == 0 {
+                    for value in 1...200 { subject.send(value) }
+                } else {
+                    cancellable.cancel()
+                    cancelled.store(1)
+                }
+            }
+            #expect(afterCancel.load() == 0)
+            #expect(released.load() == 1)
+        }
+        #expect(limiter.inUse == 0)
+    }
 }

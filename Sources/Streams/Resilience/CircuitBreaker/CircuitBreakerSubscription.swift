@@ -3,7 +3,8 @@
 ///
 /// Demand and values pass straight through. The call's first value, or its completion when no
 /// value came, tells the breaker its outcome (read against the scheduler's `now`) before it is
-/// delivered; a cancel before that gives the call's place back.
+/// delivered; a cancel before that gives the call's place back. Once the outcome is told, values
+/// take the ``ValueLane``, with no lock.
 @usableFromInline
 final class CircuitBreakerSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
@@ -14,6 +15,9 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
     let lift: (Upstream.Failure) -> Downstream.Failure
     @usableFromInline
     let state: LockedState<CircuitBreakerCallStateMachine<Downstream, Upstream.Failure>>
+    /// Open once the call's outcome is told.
+    @usableFromInline
+    let lane: ValueLane<Downstream>
 
     @inlinable
     init(
@@ -23,6 +27,7 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
         self.scheduler = scheduler
         self.lift = lift
         state = LockedState(CircuitBreakerCallStateMachine(downstream: downstream, call: call))
+        lane = ValueLane(downstream)
     }
 
     @inlinable
@@ -35,11 +40,20 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        if let demand = lane.deliver(input) { return demand }
+        return receiveWithoutLane(input)
+    }
+
+    /// A value before the lane is open (the call's first) or after it closed.
+    @inlinable
+    @inline(never)
+    func receiveWithoutLane(_ input: Upstream.Output) -> Subscribers.Demand {
         switch state.withLock({ $0.receiveValue() }) {
         case .deliver(let downstream):
             return downstream.receive(input)
         case .recordSuccessAndDeliver(let downstream, let call):
             call.breaker.record(call.ticket, failed: false, at: scheduler.now.timelineOffset)
+            lane.open()
             return downstream.receive(input)
         case .drop:
             return .none
@@ -48,6 +62,7 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        lane.close()
         switch state.withLock({ $0.receiveCompletion() }) {
         case .deliver(let downstream):
             downstream.receive(completion: lifted(completion))
@@ -77,6 +92,7 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
 
     @inlinable
     func cancel() {
+        lane.close()
         switch state.withLock({ $0.cancel() }) {
         case .cancel(let upstream, let call):
             if let call { call.breaker.release(call.ticket) }

@@ -4,7 +4,8 @@
 /// The downstream gets this subscription first; the upstream is subscribed once the gate has
 /// opened, and the demand gathered meanwhile is asked for when its subscription arrives. The
 /// call's end (completion or cancel) releases the gate; a cancel before the gate opened
-/// abandons the wait, which gives the place back at once.
+/// abandons the wait, which gives the place back at once. Once the upstream is subscribed, values
+/// take the ``ValueLane``, with no lock.
 @usableFromInline
 final class GatedSubscription<Upstream: Publisher, Gate: SubscriptionGate, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, GateWaiter, @unchecked Sendable
@@ -17,6 +18,9 @@ where Upstream.Output == Downstream.Input {
     let gate: Gate
     @usableFromInline
     let state: LockedState<GatedStateMachine<Upstream, Downstream>>
+    /// Open once the upstream is subscribed.
+    @usableFromInline
+    let lane: ValueLane<Downstream>
 
     @inlinable
     init(
@@ -27,6 +31,7 @@ where Upstream.Output == Downstream.Input {
         self.lift = lift
         description = name
         state = LockedState(GatedStateMachine(downstream: downstream, upstream: upstream))
+        lane = ValueLane(downstream)
     }
 
     /// Hands this subscription to `downstream`; the upstream is subscribed once the gate opens.
@@ -70,20 +75,33 @@ where Upstream.Output == Downstream.Input {
     @inlinable
     func receive(subscription: any Subscription) {
         switch state.withLock({ $0.receiveSubscription(subscription) }) {
-        case .request(let upstream, let demand): upstream.request(demand)
-        case .none: break
-        case .cancel: subscription.cancel()
+        case .request(let upstream, let demand):
+            lane.open()
+            upstream.request(demand)
+        case .none:
+            lane.open()
+        case .cancel:
+            subscription.cancel()
         }
     }
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        if let demand = lane.deliver(input) { return demand }
+        return receiveWithoutLane(input)
+    }
+
+    /// A value before the lane is open or after it closed.
+    @inlinable
+    @inline(never)
+    func receiveWithoutLane(_ input: Upstream.Output) -> Subscribers.Demand {
         guard case .deliver(let downstream) = state.withLock({ $0.receiveValue() }) else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+        lane.close()
         guard case .deliver(let downstream) = state.withLock({ $0.receiveCompletion() }) else { return }
         gate.release()
         switch completion {
@@ -99,6 +117,7 @@ where Upstream.Output == Downstream.Input {
 
     @inlinable
     func cancel() {
+        lane.close()
         switch state.withLock({ $0.cancel() }) {
         case .abandon(let wait):
             wait?.cancel()

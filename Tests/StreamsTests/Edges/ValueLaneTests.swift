@@ -1,0 +1,131 @@
+@testable import Streams
+import Dispatch
+import Synchronization
+import Testing
+
+/// The lock-free value path on its own: what passes when, who lets the downstream go, and when.
+@Suite struct ValueLaneTests {
+    /// A downstream that records values and can act from inside `receive(_:)`.
+    final class Recorder: Subscriber, @unchecked Sendable {
+        var values: [Int] = []
+        var onValue: ((Int) -> Void)?
+        let demand: Subscribers.Demand
+
+        init(demand: Subscribers.Demand = .max(1)) { self.demand = demand }
+
+        func receive(subscription: any Subscription) {}
+        func receive(_ input: Int) -> Subscribers.Demand {
+            values.append(input)
+            onValue?(input)
+            return demand
+        }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    @Test func nothingPassesBeforeOpenOrAfterClose() {
+        let recorder = Recorder()
+        let lane = ValueLane(recorder)
+        #expect(lane.deliver(1) == nil)
+        lane.open()
+        #expect(lane.deliver(2) == .max(1))
+        lane.close()
+        #expect(lane.deliver(3) == nil)
+        lane.open()
+        #expect(lane.deliver(4) == nil)
+        #expect(recorder.values == [2])
+    }
+
+    @Test func closingAnIdleLaneLetsTheDownstreamGoAtOnce() {
+        weak var released: Recorder?
+        let lane: ValueLane<Recorder>
+        do {
+            let recorder = Recorder()
+            released = recorder
+            lane = ValueLane(recorder)
+        }
+        lane.open()
+        #expect(released != nil)
+        lane.close()
+        #expect(released == nil)
+        lane.close()
+        #expect(lane.deliver(1) == nil)
+    }
+
+    @Test func aCloseDuringADeliveryLetsGoWhenTheDeliveryReturns() {
+        weak var released: Recorder?
+        let lane: ValueLane<Recorder>
+        var stillHeldInside = false
+        do {
+            let recorder = Recorder()
+            released = recorder
+            lane = ValueLane(recorder)
+        }
+        lane.open()
+        released?.onValue = { [unowned lane] _ in
+            lane.close()
+            stillHeldInside = released != nil
+        }
+        #expect(lane.deliver(1) == .max(1))
+        #expect(stillHeldInside)
+        #expect(released == nil)
+    }
+
+    /// A downstream that asks for more inside `receive(_:)` may get the next value before it
+    /// returns: the nested delivery passes, and a close inside it waits for the outer one.
+    @Test func nestedDeliveriesPassAndTheOutermostLetsGo() {
+        weak var released: Recorder?
+        let lane: ValueLane<Recorder>
+        var heldAfterInner = false
+        do {
+            let recorder = Recorder()
+            released = recorder
+            lane = ValueLane(recorder)
+        }
+        lane.open()
+        released?.onValue = { [unowned lane] value in
+            switch value {
+            case 1:
+                _ = lane.deliver(2)
+                heldAfterInner = released != nil
+            case 2:
+                _ = lane.deliver(3)
+                lane.close()
+            default:
+                break
+            }
+        }
+        #expect(lane.deliver(1) == .max(1))
+        #expect(heldAfterInner)
+        #expect(released == nil)
+    }
+
+    /// One thread delivers while another closes: every delivery either passes whole or not at
+    /// all, none passes after the close returned, and the downstream is let go exactly once.
+    @Test func aCloseRacingDeliveriesLetsGoOnceAndStopsThem() {
+        for _ in 0..<200 {
+            weak var released: Recorder?
+            let lane: ValueLane<Recorder>
+            do {
+                let recorder = Recorder()
+                released = recorder
+                lane = ValueLane(recorder)
+            }
+            lane.open()
+            let closed = Atomic<Bool>(false)
+            let afterClose = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<500 {
+                        let wasClosed = closed.load(ordering: .acquiring)
+                        if lane.deliver(value) != nil && wasClosed { afterClose.add(1, ordering: .relaxed) }
+                    }
+                } else {
+                    lane.close()
+                    closed.store(true, ordering: .releasing)
+                }
+            }
+            #expect(afterClose.load(ordering: .relaxed) == 0)
+            #expect(released == nil)
+        }
+    }
+}
