@@ -21,7 +21,9 @@
 ///
 /// The machine is not generic, and keeps the resources as `AnyObject` (the subscription knows
 /// their type): an upstream may call the subscription from unspecialised code, where every use
-/// of a generic type costs a metadata lookup.
+/// of a generic type costs a metadata lookup. The phase is a plain enum and the subscription sits
+/// beside it: an `any Subscription` inside the enum would be copied through its value witnesses
+/// by every `switch` on the phase (Docs/Performance.md, "Moved, not copied").
 @usableFromInline
 struct CatchStateMachine {
     @usableFromInline
@@ -30,9 +32,11 @@ struct CatchStateMachine {
     @usableFromInline
     enum Phase {
         case awaitingSubscription
-        case upstream(any Subscription)
+        /// Values come from the upstream, whose subscription is `subscription`.
+        case upstream
         case awaitingRecovery
-        case recovery(any Subscription)
+        /// Values come from the recovery publisher, whose subscription is `subscription`.
+        case recovery
         /// A completion went downstream: everything is let go, later events are ignored.
         case completed
         /// The downstream cancelled: everything is let go, later events are ignored.
@@ -41,6 +45,9 @@ struct CatchStateMachine {
 
     @usableFromInline
     var phase = Phase.awaitingSubscription
+    /// The upstream's subscription (`upstream`) or the recovery's (`recovery`); nil otherwise.
+    @usableFromInline
+    var subscription: (any Subscription)?
     /// Requested by the downstream and not yet used up by an upstream value.
     @usableFromInline
     var demand = Subscribers.Demand.none
@@ -73,7 +80,8 @@ struct CatchStateMachine {
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .awaitingSubscription = phase, let resources else { return .cancel }
-        phase = .upstream(subscription)
+        phase = .upstream
+        self.subscription = subscription
         return .handOver(resources)
     }
 
@@ -116,6 +124,7 @@ struct CatchStateMachine {
             case .upstream:
                 upstreamFailed = true
                 phase = .awaitingRecovery
+                subscription = nil
                 return resources.map(CompletionAction.recover) ?? .none
             case .cancelled:
                 return .none
@@ -141,7 +150,8 @@ struct CatchStateMachine {
     @inlinable
     mutating func recoverySubscribed(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .awaitingRecovery = phase else { return .cancel }
-        phase = .recovery(subscription)
+        phase = .recovery
+        self.subscription = subscription
         return demand > 0 ? .request(demand) : .none
     }
 
@@ -165,6 +175,7 @@ struct CatchStateMachine {
     @inlinable
     mutating func complete() -> CompletionAction {
         phase = .completed
+        subscription = nil
         defer { resources = nil }
         return resources.map(CompletionAction.complete) ?? .none
     }
@@ -177,9 +188,9 @@ struct CatchStateMachine {
         switch phase {
         case .awaitingSubscription:
             preconditionFailure("Unexpected state: request before subscription sent")
-        case .upstream(let subscription), .recovery(let subscription):
+        case .upstream, .recovery:
             self.demand += demand
-            return .subscribed(subscription)
+            return .subscribed(subscription.unsafelyUnwrapped)
         case .awaitingRecovery:
             self.demand += demand
             return .terminated
@@ -205,15 +216,13 @@ struct CatchStateMachine {
     /// Combine.
     @inlinable
     mutating func cancel() -> CancelAction {
-        let active: (any Subscription)?
         switch phase {
         case .awaitingSubscription, .completed, .cancelled:
             return .none
-        case .upstream(let subscription), .recovery(let subscription):
-            active = subscription
-        case .awaitingRecovery:
-            active = nil
+        case .upstream, .recovery, .awaitingRecovery:
+            break
         }
+        let active = subscription.take()
         phase = .cancelled
         defer { resources = nil }
         if let active { return .cancel(active, released: resources) }
