@@ -160,6 +160,24 @@ struct UsingTests {
         #expect(entries(closed) == ["handle"])
     }
 
+    @Test func theAnyPublisherSpellingsMakeAndDisposeAsTheType() {
+        let log = Locked<[String]>([])
+        let count = Locked(0)
+        let subscriber = TestSubscriber<Int, Never>()
+        AnyPublisher<Int, Never>.using({ Resource(next(count), log: log) }) { resource in Just(resource.id) }
+            .subscribe(subscriber)
+        #expect(subscriber.values == [1])
+        #expect(entries(log) == ["make 1", "dispose 1"])
+        let closed = Locked<[String]>([])
+        let cancelled = TestSubscriber<Int, Never>()
+        AnyPublisher<Int, Never>.using({ "handle" }, { _ in Empty(completeImmediately: false) }) { handle in
+            closed.withLock { $0.append(handle) }
+        }.subscribe(cancelled)
+        #expect(entries(closed).isEmpty)
+        cancelled.cancel()
+        #expect(entries(closed) == ["handle"])
+    }
+
     @Test func nothingIsHeldAfterTheCancelOrTheCompletion() {
         for completes in [false, true] {
             weak var resource: Resource?
