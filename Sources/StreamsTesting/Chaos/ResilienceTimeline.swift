@@ -3,7 +3,7 @@ import Streams
 /// A recorder of what resilience strategies do, stamped with the virtual time of a
 /// ``TestScheduler``, so that a test asserts a whole timeline in one expectation.
 ///
-/// Hand ``events`` to the strategies (or to a ``ResiliencePipeline``); add readings of your own
+/// Hand ``events`` to the strategies (or to a `ResiliencePipeline`); add readings of your own
 /// with ``note(_:)``. Each entry reads `"<seconds> s: <what>"`.
 ///
 /// ```swift
