@@ -2,7 +2,8 @@ import Synchronization
 
 /// A path for values to a downstream that takes no lock: for the operators whose values, once
 /// flowing, need no state (a closed circuit breaker's call after its outcome is told, a limiter's
-/// admitted call), so that they cost about what `map` costs.
+/// admitted call): two atomic operations per value and no reference counting (Docs/Resilience.md
+/// has the figures).
 ///
 /// The lane holds its own reference to the downstream, beside the one in the subscription's
 /// state machine. It opens once the upstream may send values and closes at the completion or the
@@ -12,6 +13,9 @@ import Synchronization
 /// `receive(_:)` may get the next value before it returns), which is why the lane counts them
 /// where ``DeliveryGate`` keeps one bit.
 ///
+/// The lane cannot be copied: a subscription stores it as a constant, and an unclosed lane lets
+/// the downstream go when the subscription goes away.
+///
 /// ```swift
 /// let lane = ValueLane(downstream)
 /// lane.open()                              // the upstream is subscribed
@@ -19,15 +23,27 @@ import Synchronization
 /// lane.close()                             // completion or cancel: nothing passes after this
 /// ```
 @usableFromInline
-final class ValueLane<Downstream: Subscriber>: @unchecked Sendable {
+struct ValueLane<Downstream: Subscriber>: ~Copyable {
+    /// Holds the downstream in a constant, so that a call through an unretained holder borrows
+    /// it: a downstream read from a variable would be retained and released around every call.
+    @usableFromInline
+    final class Holder {
+        @usableFromInline
+        let downstream: Downstream
+
+        @inlinable
+        init(_ downstream: Downstream) {
+            self.downstream = downstream
+        }
+    }
+
     /// Bit 0: closed; bit 1: open; the rest: deliveries under way, in units of ``delivery``.
     @usableFromInline
     let flags = Atomic<Int>(0)
-    /// Read by deliveries, and written only once: by whoever lets it go, when no delivery is
-    /// under way and none can start (the flags make sure).
-    @exclusivity(unchecked)
+    /// The lane's one reference to the holder, released once: by whoever finds the lane closed
+    /// and idle (the flags make sure), or when the lane goes away unclosed.
     @usableFromInline
-    var downstream: Downstream?
+    let holder: Unmanaged<Holder>
 
     @usableFromInline
     static var closed: Int { 1 }
@@ -38,7 +54,12 @@ final class ValueLane<Downstream: Subscriber>: @unchecked Sendable {
 
     @inlinable
     init(_ downstream: Downstream) {
-        self.downstream = downstream
+        holder = .passRetained(Holder(downstream))
+    }
+
+    @inlinable
+    deinit {
+        if flags.load(ordering: .acquiring) & Self.closed == 0 { holder.release() }
     }
 
     /// Lets values through from now on, unless the lane was closed before.
@@ -60,11 +81,11 @@ final class ValueLane<Downstream: Subscriber>: @unchecked Sendable {
             if exchanged { break }
             current = found
         }
-        let demand = downstream.unsafelyUnwrapped.receive(input)
+        let demand = holder._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
         let before = flags.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).oldValue
         if before & Self.closed != 0 && before < 2 * Self.delivery {
             // Closed during this delivery, the last one under way: the release is ours.
-            release()
+            holder.release()
         }
         return demand
     }
@@ -75,13 +96,7 @@ final class ValueLane<Downstream: Subscriber>: @unchecked Sendable {
     func close() {
         let before = flags.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
         if before & Self.closed == 0 && before < Self.delivery {
-            release()
+            holder.release()
         }
-    }
-
-    @inlinable
-    func release() {
-        let released = downstream.take()
-        withExtendedLifetime(released) {}
     }
 }
