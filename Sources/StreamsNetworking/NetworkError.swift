@@ -45,8 +45,10 @@ import Streams
 /// ```
 ///
 /// No description of it (`description`, `debugDescription`, `dump`) shows a secret: credentials
-/// and secret query items read `<redacted>`.
-public enum NetworkError: Error, CategorizedError, RetryAfterProviding, CustomStringConvertible,
+/// and secret query items read `<redacted>`. It is a ``Streams/RedactingError``, so the core's
+/// events and error wrappers (`ResilienceEvent`, `ResilienceError`, `RetryAttempt`) show this
+/// redacted description of it.
+public enum NetworkError: Error, CategorizedError, RetryAfterProviding, RedactingError, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
     /// The request could not be made, such as a malformed URL or a body that could not be

@@ -260,6 +260,37 @@ struct RedactionTests {
         for event in others { Self.expectNoSecret(in: event, "an event") }
     }
 
+    /// A `NetworkError` is a `RedactingError`: the core's events and wrappers show its own
+    /// (redacted) description; a bare `URLError` in them shows only its type, domain and code.
+    @Test func eventsAndWrappersShowANetworkErrorsRedactedDescription() {
+        let url = Self.secretURL(port: 443, scheme: "https")
+        let urlError = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: url])
+        let error = NetworkError.transport(urlError, request: SentRequest(Self.secretRequest(url)))
+        #expect(error.redactedDescription == error.description)
+        #expect(error.description.contains("transport error"))
+        let carriers: [(String, Any)] = [
+            ("retryScheduled", ResilienceEvent.retryScheduled(retry: 1, delay: .seconds(1), error: error)),
+            ("attemptEnded", ResilienceEvent.attemptEnded(attempt: 1, duration: nil, error: error)),
+            ("retryGaveUp", ResilienceEvent.retryGaveUp(reason: .exhausted, attempts: 3, error: error)),
+            ("hedgeStarted", ResilienceEvent.hedgeStarted(attempt: 2, afterFailure: error)),
+            ("ResilienceError", ResilienceError.upstream(error)),
+            ("RetryAttempt", RetryAttempt(retry: 1, error: error, delay: .seconds(1))),
+            ("RetryReport", RetryReport(reason: .exhausted, attempts: 3, error: error)),
+            ("RecoveryError", RecoveryError.failed(error)),
+        ]
+        for (name, carrier) in carriers {
+            Self.expectNoSecret(in: carrier, name)
+            // Their own strings (an error's localized description is Foundation's).
+            for string in Self.strings(of: carrier).prefix(4) {
+                #expect(string.contains(error.description), "\(name): \(string)")
+            }
+        }
+        let bare = RecoveryError.failed(urlError)
+        Self.expectNoSecret(in: bare, "a recovery error of a URL error")
+        #expect(String(describing: bare) == "failed(URLError(domain: NSURLErrorDomain, code: -1001))")
+        #expect(String(describing: RecoveryError<URLError>.cancelled) == "cancelled")
+    }
+
     @Test func presentationsOfNetworkErrorsShowNoSecret() async throws {
         let error = try await Self.failedRequest()
         let errors: [NetworkError] = [

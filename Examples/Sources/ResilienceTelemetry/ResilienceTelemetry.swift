@@ -62,7 +62,7 @@ public enum ResilienceTelemetry {
                 retryDelay.recordNanoseconds(Int64(delay / .nanoseconds(1)))
                 metadata["retry"] = "\(retry)"
                 metadata["delay"] = "\(delay)"
-                metadata["error"] = "\(error)"
+                metadata["error"] = "\(error.redactedDescription)"
                 logger.notice("retrying", metadata: metadata)
             case .attemptStarted(let attempt):
                 metadata["attempt"] = "\(attempt)"

@@ -8,7 +8,8 @@ import Testing
 
 @Suite("ResilienceTelemetry")
 struct ResilienceTelemetryTests {
-    struct Outage: CategorizedError, CustomStringConvertible {
+    /// Its description holds no secret, so it opts in to being logged as it describes itself.
+    struct Outage: CategorizedError, RedactingError, CustomStringConvertible {
         var category: ErrorCategory { .retryable }
         var description: String { "outage" }
     }

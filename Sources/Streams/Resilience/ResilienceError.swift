@@ -8,13 +8,17 @@
 /// circuit (waiting at least until the circuit lets calls through again), and it gives up at once
 /// on a passed deadline.
 ///
+/// Its description and mirror show the upstream's error as its ``Swift/Error/redactedDescription``:
+/// as it describes itself if it is a ``RedactingError``, otherwise by its type, domain and code
+/// alone, so that printing a `ResilienceError<URLError>` shows no failing URL.
+///
 /// ```swift
 /// let user = api.user(id)                                        // Failure == APIError
 ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)  // ResilienceError<APIError>
 ///     .circuitBreaker(breaker, scheduler: DispatchQueue.main)       // still ResilienceError<APIError>
 ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
 /// ```
-public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfterProviding {
+public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfterProviding, RedactingError {
     /// The upstream failed with its own error.
     case upstream(Failure)
     /// A circuit breaker refused the call: it is open, isolated, or busy probing.
@@ -67,6 +71,44 @@ public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfter
     public var upstreamFailure: Failure? {
         if case .upstream(let error) = self { return error }
         return nil
+    }
+}
+
+extension ResilienceError: CustomStringConvertible, CustomReflectable {
+    /// The case and the error it wraps, the upstream's as its ``Swift/Error/redactedDescription``.
+    ///
+    /// ```swift
+    /// print(ResilienceError<URLError>.upstream(URLError(.timedOut)))
+    /// // upstream(URLError(domain: NSURLErrorDomain, code: -1001))
+    /// ```
+    public var description: String {
+        let (name, error) = reflected
+        return "\(name)(\(error))"
+    }
+
+    /// The case and the error it wraps, for `dump`: the upstream's error is reflected as its
+    /// ``Swift/Error/redactedDescription``, never as itself.
+    ///
+    /// ```swift
+    /// dump(ResilienceError<URLError>.upstream(URLError(.timedOut)))
+    /// // ▿ upstream(URLError(domain: NSURLErrorDomain, code: -1001))
+    /// //   - upstream: "URLError(domain: NSURLErrorDomain, code: -1001)"
+    /// ```
+    public var customMirror: Mirror {
+        let (name, error) = reflected
+        return Mirror(self, children: [(label: name, value: error)], displayStyle: .enum)
+    }
+
+    /// The case's name and what is shown of its error: the strategies' errors as they are (they
+    /// hold nothing secret), the upstream's redacted.
+    private var reflected: (name: String, error: Any) {
+        switch self {
+        case .upstream(let error): ("upstream", error.redactedDescription)
+        case .circuitOpen(let error): ("circuitOpen", error)
+        case .attemptTimedOut(let error): ("attemptTimedOut", error)
+        case .deadlineExceeded(let error): ("deadlineExceeded", error)
+        case .limiterRejected(let error): ("limiterRejected", error)
+        }
     }
 }
 

@@ -1,8 +1,11 @@
 /// One retry that `retry(_:when:backoff:scheduler:)` is about to make, as told to `onRetry`.
 ///
+/// Its description and mirror show the error as its ``Swift/Error/redactedDescription``: as it
+/// describes itself if it is a ``RedactingError``, otherwise by its type, domain and code alone.
+///
 /// ```swift
 /// .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, onRetry: { attempt in
-///     log("retry \(attempt.retry) in \(attempt.delay) after \(attempt.error)")
+///     log("retry \(attempt.retry) in \(attempt.delay) after \(attempt.error.redactedDescription)")
 /// })
 /// ```
 public struct RetryAttempt<Failure: Error> {
@@ -26,3 +29,29 @@ public struct RetryAttempt<Failure: Error> {
 }
 
 extension RetryAttempt: Sendable where Failure: Sendable {}
+
+extension RetryAttempt: CustomStringConvertible, CustomReflectable {
+    /// The retry's number, its error (as its ``Swift/Error/redactedDescription``) and its delay.
+    ///
+    /// ```swift
+    /// print(RetryAttempt(retry: 1, error: URLError(.timedOut), delay: .seconds(1)))
+    /// // RetryAttempt(retry: 1, error: URLError(domain: NSURLErrorDomain, code: -1001), delay: 1.0 seconds)
+    /// ```
+    public var description: String {
+        "RetryAttempt(retry: \(retry), error: \(error.redactedDescription), delay: \(delay))"
+    }
+
+    /// The retry's number, its delay and its error, for `dump`: the error is reflected as its
+    /// ``Swift/Error/redactedDescription``, never as itself.
+    ///
+    /// ```swift
+    /// dump(RetryAttempt(retry: 1, error: URLError(.timedOut), delay: .seconds(1)))
+    /// // ▿ RetryAttempt(retry: 1, error: URLError(domain: NSURLErrorDomain, code: -1001), delay: 1.0 seconds)
+    /// //   - retry: 1
+    /// //   - error: "URLError(domain: NSURLErrorDomain, code: -1001)"
+    /// //   ▿ delay: 1.0 seconds ...
+    /// ```
+    public var customMirror: Mirror {
+        Mirror(self, children: ["retry": retry, "error": error.redactedDescription, "delay": delay], displayStyle: .struct)
+    }
+}

@@ -449,6 +449,27 @@ let operatorCatalog: [OperatorEntry] = {
         OperatorEntry("rateLimiter", .named("RateLimiter", children: none)) { h in
             h.ints.rateLimiter(RateLimiter(permits: 1000, per: .seconds(1)), scheduler: h.scheduler).contract()
         },
+        // The policy operator with every stage on. The upstream sees the mapError that makes its
+        // failure a ResilienceError, under the attempt timeout, breaker, hedging, retry, deadline
+        // and limiters; the events capture the tracked object, so its release is checked too.
+        OperatorEntry("resilient(_:events:scheduler:)", .named("MapError", children: none)) { h in
+            let t = h.tracked
+            let policy = ResiliencePolicy(
+                concurrencyLimit: .init(maxConcurrent: 10, maxQueued: 10),
+                rateLimit: .init(permits: 1000, per: .seconds(1)),
+                totalTimeout: .seconds(100),
+                retry: .init(maxRetries: 2, backoff: .constant(.seconds(1)), budget: .init()),
+                hedging: Hedging(maxAttempts: 2, delay: .seconds(100)),
+                circuitBreaker: .init(),
+                attemptTimeout: .seconds(100),
+                jitterSeed: 1)
+            return h.ints.resilient(policy, events: ResilienceEvents { _ in _ = t }, scheduler: h.scheduler).contract()
+        },
+        // Not here: the async bridges (`Publishers.FromAsync`, `Publishers.FromAsyncSequence` and
+        // `AsyncSequence.publisher`). They have no upstream publisher for the harness to drive, and
+        // they deliver from a `Task` on the global executor, which `settle()` cannot run: each
+        // check would have to wait on real time. Their own suites (FromAsyncTests,
+        // FromAsyncSequenceTests) check cancel, release and demand from inside receive.
     ] + extensionOperatorCatalog + flatteningAndRacingCatalog
 }()
 

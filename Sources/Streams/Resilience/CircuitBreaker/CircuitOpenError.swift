@@ -11,7 +11,7 @@
 ///     print("backend down, next try in \(refusal.retryAfter ?? .zero)")
 /// }
 /// ```
-public struct CircuitOpenError: CategorizedError, RetryAfterProviding, Hashable, Sendable {
+public struct CircuitOpenError: CategorizedError, RedactingError, RetryAfterProviding, Hashable, Sendable {
     /// The circuit's state when it refused the call: `.open`, `.halfOpen` (its probes are all
     /// out) or `.isolated`.
     public let state: CircuitState

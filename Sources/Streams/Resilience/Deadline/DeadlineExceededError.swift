@@ -5,7 +5,7 @@
 /// ```swift
 /// if case .deadlineExceeded = error { showMessage("The server took too long") }
 /// ```
-public struct DeadlineExceededError: CategorizedError, Hashable, Sendable {
+public struct DeadlineExceededError: CategorizedError, RedactingError, Hashable, Sendable {
     /// The deadline that passed, measured from the subscription.
     public let deadline: Duration
 

@@ -6,7 +6,7 @@
 /// ```swift
 /// if case .limiterRejected(let refusal) = error { log("shed: \(refusal.reason)") }
 /// ```
-public struct LimiterRejectedError: CategorizedError, RetryAfterProviding, Hashable, Sendable {
+public struct LimiterRejectedError: CategorizedError, RedactingError, RetryAfterProviding, Hashable, Sendable {
     /// Why a limiter refuses a call.
     ///
     /// ```swift

@@ -5,7 +5,7 @@
 /// ```swift
 /// if case .attemptTimedOut(let timeout) = error { log("attempt gave up after \(timeout.timeout)") }
 /// ```
-public struct AttemptTimeoutError: CategorizedError, Hashable, Sendable {
+public struct AttemptTimeoutError: CategorizedError, RedactingError, Hashable, Sendable {
     /// The timeout the attempt ran into.
     public let timeout: Duration
 
