@@ -31,6 +31,18 @@ import Testing
         func close() { lane.close() }
     }
 
+    /// Holds an object without keeping it alive.
+    final class Weak<Object: AnyObject>: @unchecked Sendable {
+        weak var object: Object?
+        init(_ object: Object) { self.object = object }
+    }
+
+    /// A lane whose downstream only the lane keeps alive, and a weak reference to that downstream.
+    static func trackedLane() -> (Lane, Weak<Recorder>) {
+        let recorder = Recorder()
+        return (Lane(recorder), Weak(recorder))
+    }
+
     @Test func nothingPassesBeforeOpenOrAfterClose() {
         let recorder = Recorder()
         let lane = Lane(recorder)
@@ -45,17 +57,11 @@ import Testing
     }
 
     @Test func closingAnIdleLaneLetsTheDownstreamGoAtOnce() {
-        weak var released: Recorder?
-        let lane: Lane
-        do {
-            let recorder = Recorder()
-            released = recorder
-            lane = Lane(recorder)
-        }
+        let (lane, downstream) = Self.trackedLane()
         lane.open()
-        #expect(released != nil)
+        #expect(downstream.object != nil)
         lane.close()
-        #expect(released == nil)
+        #expect(downstream.object == nil)
         lane.close()
         #expect(lane.deliver(1) == nil)
     }
@@ -73,41 +79,29 @@ import Testing
     }
 
     @Test func aCloseDuringADeliveryLetsGoWhenTheDeliveryReturns() {
-        weak var released: Recorder?
-        let lane: Lane
+        let (lane, downstream) = Self.trackedLane()
         var stillHeldInside = false
-        do {
-            let recorder = Recorder()
-            released = recorder
-            lane = Lane(recorder)
-        }
         lane.open()
-        released?.onValue = { [unowned lane] _ in
+        downstream.object?.onValue = { [unowned lane] _ in
             lane.close()
-            stillHeldInside = released != nil
+            stillHeldInside = downstream.object != nil
         }
         #expect(lane.deliver(1) == .max(1))
         #expect(stillHeldInside)
-        #expect(released == nil)
+        #expect(downstream.object == nil)
     }
 
     /// A downstream that asks for more inside `receive(_:)` may get the next value before it
     /// returns: the nested delivery passes, and a close inside it waits for the outer one.
     @Test func nestedDeliveriesPassAndTheOutermostLetsGo() {
-        weak var released: Recorder?
-        let lane: Lane
+        let (lane, downstream) = Self.trackedLane()
         var heldAfterInner = false
-        do {
-            let recorder = Recorder()
-            released = recorder
-            lane = Lane(recorder)
-        }
         lane.open()
-        released?.onValue = { [unowned lane] value in
+        downstream.object?.onValue = { [unowned lane] value in
             switch value {
             case 1:
                 _ = lane.deliver(2)
-                heldAfterInner = released != nil
+                heldAfterInner = downstream.object != nil
             case 2:
                 _ = lane.deliver(3)
                 lane.close()
@@ -117,20 +111,14 @@ import Testing
         }
         #expect(lane.deliver(1) == .max(1))
         #expect(heldAfterInner)
-        #expect(released == nil)
+        #expect(downstream.object == nil)
     }
 
     /// One thread delivers while another closes: every delivery either passes whole or not at
     /// all, none passes after the close returned, and the downstream is let go exactly once.
     @Test func aCloseRacingDeliveriesLetsGoOnceAndStopsThem() {
         for _ in 0..<200 {
-            weak var released: Recorder?
-            let lane: Lane
-            do {
-                let recorder = Recorder()
-                released = recorder
-                lane = Lane(recorder)
-            }
+            let (lane, downstream) = Self.trackedLane()
             lane.open()
             let closed = Atomic<Bool>(false)
             let afterClose = Atomic<Int>(0)
@@ -146,7 +134,7 @@ import Testing
                 }
             }
             #expect(afterClose.load(ordering: .relaxed) == 0)
-            #expect(released == nil)
+            #expect(downstream.object == nil)
         }
     }
 }
