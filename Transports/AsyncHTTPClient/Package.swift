@@ -15,6 +15,8 @@ let package = Package(
         .package(name: "Streams", path: "../.."),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        // For the tests' TLS loopback server only; AsyncHTTPClient depends on it already.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -32,6 +34,10 @@ let package = Package(
                 "StreamsAsyncHTTPClient",
                 .product(name: "StreamsNetworking", package: "Streams"),
                 .product(name: "StreamsNetworkingTestSupport", package: "Streams"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]),
     ],
     swiftLanguageModes: [.v6]
