@@ -49,7 +49,10 @@ public final class MisbehavingServer: Sendable {
                     return
                 }
                 accepted.add(1, ordering: .relaxed)
-                DispatchQueue.global().async { self.handle(connection) }
+                // Its own thread, not a Dispatch worker: a connection blocks its thread (reading,
+                // or held open), and on Linux Swift's tasks run on Dispatch's workers, so a few
+                // held connections could stall every test until the client times out.
+                Thread.detachNewThread { self.handle(connection) }
             }
         }
     }

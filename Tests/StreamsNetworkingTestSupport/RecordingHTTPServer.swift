@@ -75,7 +75,10 @@ public final class RecordingHTTPServer: Sendable {
                     _ = close(descriptor)
                     return
                 }
-                DispatchQueue.global().async { self.serve(connection) }
+                // Its own thread, not a Dispatch worker: a connection blocks its thread (reading,
+                // or held open), and on Linux Swift's tasks run on Dispatch's workers, so a few
+                // held connections could stall every test until the client times out.
+                Thread.detachNewThread { self.serve(connection) }
             }
         }
     }

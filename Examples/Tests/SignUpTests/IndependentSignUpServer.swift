@@ -44,7 +44,10 @@ final class IndependentSignUpServer: Sendable {
             while true {
                 let connection = accept(descriptor, nil, nil)
                 guard connection >= 0 else { return }  // stopped
-                DispatchQueue.global().async { self.serve(connection) }
+                // Its own thread, not a Dispatch worker: a connection blocks its thread (reading,
+                // or held open), and on Linux Swift's tasks run on Dispatch's workers, so a few
+                // held connections could stall every test until the client times out.
+                Thread.detachNewThread { self.serve(connection) }
             }
         }
     }

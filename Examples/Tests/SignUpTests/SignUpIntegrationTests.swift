@@ -203,11 +203,12 @@ final class SilentListener: Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Waits for the next connection, on another thread.
+    /// Waits for the next connection, on a thread of its own (a blocked Dispatch worker would be
+    /// one fewer for Swift's tasks, which share Dispatch's workers on Linux).
     func accept() async -> Int32 {
         let descriptor = self.descriptor
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 continuation.resume(returning: Glibc.accept(descriptor, nil, nil))
             }
         }
@@ -216,7 +217,7 @@ final class SilentListener: Sendable {
     /// Reads `connection` until the peer closes it; false on a read error.
     func readUntilClosed(_ connection: Int32) async -> Bool {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 var buffer = [UInt8](repeating: 0, count: 4_096)
                 while true {
                     let count = recv(connection, &buffer, buffer.count, 0)
