@@ -45,7 +45,7 @@ import Streams
 /// ```
 ///
 /// No description of it (`description`, `debugDescription`, `dump`) shows a secret: credentials
-/// and secret query items read `<redacted>`. It is a ``Streams/RedactingError``, so the core's
+/// and secret query items read `<redacted>`. It is a `RedactingError` (Streams), so the core's
 /// events and error wrappers (`ResilienceEvent`, `ResilienceError`, `RetryAttempt`) show this
 /// redacted description of it.
 public enum NetworkError: Error, CategorizedError, RetryAfterProviding, RedactingError, CustomStringConvertible,
