@@ -30,6 +30,33 @@ public protocol Publisher<Output, Failure> {
     /// }
     /// ```
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+
+    /// Everything a subscriber would receive, when it is known without subscribing and does not
+    /// depend on demand beyond a first request: `.success(value)` for one value and `.finished`,
+    /// `.success(nil)` for `.finished` alone, `.failure(error)` for the failure alone; nil (the
+    /// default) for any other publisher.
+    ///
+    /// An implementation detail, not for your own publishers: `flatMap` and `catch` deliver
+    /// these events themselves, in the order and with the demand subscribing would give them,
+    /// instead of subscribing (which allocates a subscription). `Just`, `Empty` that completes
+    /// immediately, `Fail`, `Optional.Publisher` and `Result.Publisher` implement it.
+    ///
+    /// ```swift
+    /// Just(1)._immediateOutcome()          // .success(1)
+    /// Fail<Int, URLError>(error: URLError(.timedOut))._immediateOutcome()   // .failure(…)
+    /// ```
+    func _immediateOutcome() -> Result<Output?, Failure>?
+}
+
+extension Publisher {
+    /// Nil: the outcome is only known by subscribing.
+    ///
+    /// ```swift
+    /// PassthroughSubject<Int, Never>()._immediateOutcome()   // nil
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _immediateOutcome() -> Result<Output?, Failure>? { nil }
 }
 
 extension Publisher {

@@ -38,6 +38,16 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
         }
     }
 
+    /// `.success(nil)` (`.finished` alone) when it completes immediately; nil when it never
+    /// completes.
+    ///
+    /// ```swift
+    /// Empty<Int, Never>()._immediateOutcome()   // .success(nil)
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _immediateOutcome() -> Result<Output?, Failure>? { completeImmediately ? .success(nil) : nil }
+
     /// Two empty publishers are equal when they complete the same way.
     public static func == (lhs: Empty, rhs: Empty) -> Bool {
         lhs.completeImmediately == rhs.completeImmediately

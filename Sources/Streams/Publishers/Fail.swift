@@ -36,6 +36,15 @@ public struct Fail<Output, Failure: Error>: Publisher {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))
     }
+
+    /// `.failure(error)`: the failure alone.
+    ///
+    /// ```swift
+    /// Fail<Int, URLError>(error: URLError(.timedOut))._immediateOutcome()   // .failure(…)
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _immediateOutcome() -> Result<Output?, Failure>? { .failure(error) }
 }
 
 extension Fail: Equatable where Failure: Equatable {}

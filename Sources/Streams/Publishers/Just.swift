@@ -28,6 +28,15 @@ public struct Just<Output>: Publisher {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         subscriber.receive(subscription: JustSubscription(name: "Just", value: output, downstream: subscriber))
     }
+
+    /// `.success(output)`: the value, then `.finished`.
+    ///
+    /// ```swift
+    /// Just(1)._immediateOutcome()   // .success(1)
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _immediateOutcome() -> Result<Output?, Never>? { .success(output) }
 }
 
 extension Just: Equatable where Output: Equatable {}

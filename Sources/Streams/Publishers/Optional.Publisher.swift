@@ -46,6 +46,15 @@ extension Optional {
                 subscriber.receive(completion: .finished)
             }
         }
+
+        /// `.success(output)`: the value and `.finished`, or `.finished` alone for nil.
+        ///
+        /// ```swift
+        /// Optional(1).publisher._immediateOutcome()   // .success(1)
+        /// ```
+        @inlinable
+        @inline(__always)
+        public func _immediateOutcome() -> Result<Wrapped?, Never>? { .success(output) }
     }
 }
 

@@ -42,6 +42,20 @@ extension Publishers {
             upstream.receive(subscriber: Inner(downstream: subscriber))
         }
 
+        /// The upstream's outcome, which cannot be a failure.
+        ///
+        /// ```swift
+        /// Just(1).setFailureType(to: URLError.self)._immediateOutcome()   // .success(1)
+        /// ```
+        @inlinable
+        @inline(__always)
+        public func _immediateOutcome() -> Result<Output?, Failure>? {
+            switch upstream._immediateOutcome() {
+            case .none: nil
+            case .success(let value): .success(value)
+            }
+        }
+
         /// Changes the failure type again, without another stage.
         ///
         /// ```swift

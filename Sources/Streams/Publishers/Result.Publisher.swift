@@ -65,6 +65,15 @@ extension Result {
                 subscriber.receive(completion: .failure(error))
             }
         }
+
+        /// The value and `.finished`, or the failure alone.
+        ///
+        /// ```swift
+        /// Result<Int, URLError>.success(1).publisher._immediateOutcome()   // .success(1)
+        /// ```
+        @inlinable
+        @inline(__always)
+        public func _immediateOutcome() -> Result<Success?, Failure>? { result.map { $0 } }
     }
 }
 

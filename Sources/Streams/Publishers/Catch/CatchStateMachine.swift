@@ -155,6 +155,31 @@ struct CatchStateMachine {
         return demand > 0 ? .request(demand) : .none
     }
 
+    /// What to do with a recovery publisher whose outcome is known without subscribing.
+    @usableFromInline
+    enum ImmediateRecoveryAction {
+        /// Subscribe to it: its value would wait for demand.
+        case subscribe
+        /// Drop it: the downstream cancelled (a subscription would be cancelled at once).
+        case ignore
+        /// Pass its value (if any) and its completion on, as a subscribed recovery's.
+        case deliver
+    }
+
+    /// The handler made a recovery publisher whose outcome is known: with `hasValue`, one
+    /// value then `.finished`; else its completion alone. Subscribing would deliver it at once
+    /// when there is demand for the value (it is asked for the demand left) or there is no
+    /// value; then the machine moves to `recovery` as if it had subscribed, with a subscription
+    /// that ignores requests and cancels.
+    @inlinable
+    mutating func recoveredImmediately(hasValue: Bool) -> ImmediateRecoveryAction {
+        guard case .awaitingRecovery = phase else { return .ignore }
+        if hasValue && demand == .none { return .subscribe }
+        phase = .recovery
+        subscription = Subscriptions.empty
+        return .deliver
+    }
+
     /// A recovery value arrived: where to deliver it, or nil to ignore it (before the recovery's
     /// subscription, after its completion or a cancel). Recovery values are not counted against
     /// the demand, as in Combine.

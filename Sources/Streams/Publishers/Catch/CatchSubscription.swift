@@ -4,7 +4,8 @@
 /// It is the upstream's subscriber and the downstream's one subscription for the whole stream;
 /// the recovery's subscriber (a ``SideSubscriber``) reports its description, mirror and
 /// `combineIdentifier`. Its state is a ``CatchStateMachine`` behind one lock; the handler, the
-/// downstream and the subscriptions are called outside it.
+/// downstream and the subscriptions are called outside it. A recovery publisher whose whole
+/// outcome is known (`Just`, `Fail`, …) and would be delivered at once is not subscribed to.
 @usableFromInline
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
@@ -91,9 +92,36 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
             }
             switch typed(core).recover(error) {
             case .success(let publisher):
-                publisher.receive(subscriber: SideSubscriber(parent: self))
+                recover(from: publisher)
             case .failure(let thrown):
                 perform(state.withLock { $0.handlerThrew() }, .failure(thrown))
+            }
+        }
+    }
+
+    /// Subscribes to the recovery publisher; or, when its whole outcome is known
+    /// (`Publisher._immediateOutcome()`) and subscribing would deliver it at once (there is
+    /// demand for its value, or it has none), passes its events on through the same paths, in
+    /// the same order, without the subscription.
+    @inlinable
+    func recover(from publisher: NewPublisher) {
+        guard let outcome = publisher._immediateOutcome() else {
+            publisher.receive(subscriber: SideSubscriber(parent: self))
+            return
+        }
+        let hasValue = if case .success(.some) = outcome { true } else { false }
+        switch state.withLock({ $0.recoveredImmediately(hasValue: hasValue) }) {
+        case .subscribe:
+            publisher.receive(subscriber: SideSubscriber(parent: self))
+        case .ignore:
+            return
+        case .deliver:
+            switch outcome {
+            case .success(let value):
+                if let value { _ = receiveSide(value) }
+                receiveSide(completion: .finished)
+            case .failure(let error):
+                receiveSide(completion: .failure(error))
             }
         }
     }

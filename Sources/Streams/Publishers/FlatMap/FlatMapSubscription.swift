@@ -6,7 +6,9 @@
 /// `maxPublishers` publishers, and for one more each time a child publisher finishes. Each child
 /// is asked for one value at a time and asked for the next by the `.max(1)` returned for a
 /// delivered value, or for unlimited values once the downstream has asked for unlimited. A
-/// value no demand is left for waits in a buffer that downstream requests drain.
+/// value no demand is left for waits in a buffer that downstream requests drain. A child whose
+/// whole outcome is known (`Publisher._immediateOutcome()`) is not subscribed to: its value and
+/// completion take the paths a subscribed child's would.
 ///
 /// The state lives in a ``FlatMapStateMachine`` behind one lock; the returned actions (calls to
 /// the upstream, the children, the transform and the downstream) run outside it. The downstream
@@ -72,7 +74,20 @@ where
     @inlinable
     func receiveSide(_ input: Upstream.Output) -> Subscribers.Demand {
         guard case .subscribe(let index, let resources) = state.withLock({ $0.upstreamSentValue() }) else { return .none }
-        typed(resources).transform(input).receive(subscriber: ChildLink(parent: self, index: index))
+        let child = typed(resources).transform(input)
+        // A child whose events are known (`Just`, `Fail`, …) is not subscribed to: its events
+        // go through the same paths, in the same order, as if it had been. Subscribing would
+        // give them at once too, since a child is asked for a value as soon as it subscribes;
+        // it would only add its subscription, which nothing outside sees.
+        switch child._immediateOutcome() {
+        case .none:
+            child.receive(subscriber: ChildLink(parent: self, index: index))
+        case .success(let value):
+            if let value { _ = receiveChild(value, index: index) }
+            receiveChild(completion: .finished, index: index)
+        case .failure(let error):
+            receiveChild(completion: .failure(error), index: index)
+        }
         return .none
     }
 
