@@ -24,7 +24,10 @@ let package = Package(
             swiftSettings: [.define("STREAMS")]),
         .target(
             name: "OpenCombineWorkloads",
-            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
             swiftSettings: [.define("OPENCOMBINE")]),
         .target(name: "Baseline"),
         .target(
@@ -40,6 +43,12 @@ let package = Package(
         .executableTarget(
             name: "decoding-cost",
             dependencies: [.product(name: "StreamsDecoding", package: "Streams")]),
+        .executableTarget(
+            name: "scaling",
+            dependencies: [
+                "StreamsWorkloads", "OpenCombineWorkloads",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
         .executableTarget(
             name: "profile",
             dependencies: ["StreamsWorkloads", "OpenCombineWorkloads"]),

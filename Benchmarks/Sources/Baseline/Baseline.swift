@@ -4,6 +4,8 @@
 // the results captures a variable, as the workloads' `sink` does. No library can beat these
 // numbers; the table reports how far above them each library lands.
 
+import Dispatch
+
 /// Hands `value` back unchanged where the optimiser cannot see it.
 @inline(never)
 @_optimize(none)
@@ -105,5 +107,41 @@ public enum Baseline {
             if let a = latest[0], let b = latest[1], let c = latest[2] { receive((a, b, c)) }
         }
         return sum
+    }
+
+    /// The queue the floors of W15 to W17 schedule their timers on.
+    static let timerQueue = DispatchQueue(label: "baseline.timers")
+
+    /// W15 and W16: a callback that answers at once, guarded by a 30 s timer on a queue that
+    /// is set up and cancelled per call.
+    public static func requestWithTimeout(_ count: Int) -> Int {
+        var sum = 0
+        let receive = opaque { (value: Int) in sum &+= value }
+        let request = opaque { (value: Int, answer: (Int) -> Void) in answer(value) }
+        for value in 0..<count {
+            let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+            timer.setEventHandler { receive(-1) }
+            timer.schedule(deadline: .now() + 30)
+            timer.resume()
+            request(value, receive)
+            timer.cancel()
+        }
+        return sum
+    }
+
+    /// W17: a debounce written by hand: each send keeps its value and moves one timer's
+    /// deadline a second ahead.
+    public static func debounceOneTimer(_ count: Int) -> Int {
+        let latest = opaque { (value: Int) in value }
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        var sum = 0
+        timer.setEventHandler { sum &+= 1 }
+        timer.resume()
+        for value in 0..<count {
+            sum &+= latest(value) & 0
+            timer.schedule(deadline: .now() + 1)
+        }
+        timer.cancel()
+        return sum &+ count
     }
 }

@@ -2,11 +2,14 @@
 // STREAMS defined) and into OpenCombineWorkloads; only the import differs, so both libraries run
 // identical code. Each workload returns a checksum so the optimiser cannot drop the work.
 
+import Dispatch
+
 #if STREAMS
 import Streams
 import StreamsTesting
 #else
 import OpenCombine
+import OpenCombineDispatch
 #endif
 
 /// The workloads, each run over `count` elements (or cycles).
@@ -128,7 +131,58 @@ public enum Workloads {
         return sum
     }
 
+    /// The queue W15 to W17 schedule their timers on.
+    static let timerQueue = DispatchQueue(label: "workloads.timers")
+
+    /// `timerQueue` as the library's scheduler.
     #if STREAMS
+    static var timers: DispatchQueue { timerQueue }
+    #else
+    static var timers: DispatchQueue.OCombine { timerQueue.ocombine }
+    #endif
+
+    /// The failure of the request-shaped workloads.
+    struct Outage: Error {}
+
+    /// W15: a request-shaped pipeline, subscribed per cycle: a callback wrapped as
+    /// `Deferred { Future }` (answering at once), a 30 s timeout on a `DispatchQueue`, Combine's
+    /// `retry(3)`, a sink; set-up, one value, the completion and the teardown.
+    public static func requestShaped(_ count: Int) -> Int {
+        var sum = 0
+        for value in 0..<count {
+            _ = Deferred { Future<Int, Outage> { promise in promise(.success(value)) } }
+                .timeout(.seconds(30), scheduler: timers)
+                .retry(3)
+                .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+        }
+        return sum
+    }
+
+    /// W17: subject -> `debounce(for: 1 s)` on a `DispatchQueue` -> sink; counted per send (each
+    /// send reschedules the debounce's timer; none fires during the run).
+    public static func debounceDispatchQueue(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.debounce(for: .seconds(1), scheduler: timers).sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum &+ count
+    }
+
+    #if STREAMS
+    /// W16: W15 with Streams' selective retry (exponential backoff on the same queue) instead
+    /// of Combine's `retry(3)`.
+    public static func requestShapedSelectiveRetry(_ count: Int) -> Int {
+        var sum = 0
+        for value in 0..<count {
+            _ = Deferred { Future<Int, Outage> { promise in promise(.success(value)) } }
+                .timeout(.seconds(30), scheduler: timers)
+                .retry(3, backoff: .exponential(), scheduler: timers)
+                .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= $0 })
+        }
+        return sum
+    }
+
     /// W10: `combineLatest` of three subjects, sends spread over the three. OpenCombine 0.14 has
     /// no `combineLatest`.
     public static func combineLatestThree(_ count: Int) -> Int {

@@ -66,6 +66,18 @@ let allWorkloads: [Workload] = [
         floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
         openCombine: OpenCombineWorkloads.Workloads.failCatch),
     Workload(
+        name: "W15 request-shaped: Deferred { Future }.timeout.retry(3)", count: 100_000, unit: "cycle",
+        floor: Baseline.requestWithTimeout, streams: StreamsWorkloads.Workloads.requestShaped,
+        openCombine: OpenCombineWorkloads.Workloads.requestShaped),
+    Workload(
+        name: "W16 W15 with the selective retry (Streams only)", count: 100_000, unit: "cycle",
+        floor: Baseline.requestWithTimeout, streams: StreamsWorkloads.Workloads.requestShapedSelectiveRetry,
+        openCombine: nil),
+    Workload(
+        name: "W17 subject -> debounce on a DispatchQueue -> sink", count: 200_000, unit: "send",
+        floor: Baseline.debounceOneTimer, streams: StreamsWorkloads.Workloads.debounceDispatchQueue,
+        openCombine: OpenCombineWorkloads.Workloads.debounceDispatchQueue),
+    Workload(
         name: "W9 debounce on TestScheduler (Streams only)", count: 100_000, unit: "event",
         floor: Baseline.debounceBursts, streams: StreamsWorkloads.Workloads.debounceVirtualTime,
         openCombine: nil),

@@ -4,7 +4,7 @@
 //
 //     profile streams|opencombine W3 1000000
 //
-// W9 to W14 are Streams' only: OpenCombine has no virtual-time scheduler, no combineLatest and
+// W9 to W14 and W16 are Streams' only: OpenCombine has no virtual-time scheduler, no combineLatest and
 // no share(replay:).
 
 import OpenCombineWorkloads
@@ -25,6 +25,9 @@ let streams: [String: (Int) -> Int] = [
     "R2": StreamsWorkloads.Workloads.idleLimiterPerValue, "R3": StreamsWorkloads.Workloads.retryPerValue,
     "R4": StreamsWorkloads.Workloads.justPerCycle, "R5": StreamsWorkloads.Workloads.hedgePerCycle,
     "R6": StreamsWorkloads.Workloads.mapPerValue,
+    "W15": StreamsWorkloads.Workloads.requestShaped,
+    "W16": StreamsWorkloads.Workloads.requestShapedSelectiveRetry,
+    "W17": StreamsWorkloads.Workloads.debounceDispatchQueue,
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -33,6 +36,8 @@ let openCombine: [String: (Int) -> Int] = [
     "W3": OpenCombineWorkloads.Workloads.subjectChain, "W4": OpenCombineWorkloads.Workloads.flatMapJust,
     "W5": OpenCombineWorkloads.Workloads.shareFourSinks, "W6": OpenCombineWorkloads.Workloads.subscribeCancel,
     "W7": OpenCombineWorkloads.Workloads.removeDuplicatesRuns, "W8": OpenCombineWorkloads.Workloads.failCatch,
+    "W15": OpenCombineWorkloads.Workloads.requestShaped,
+    "W17": OpenCombineWorkloads.Workloads.debounceDispatchQueue,
 ]
 
 let arguments = CommandLine.arguments
@@ -40,7 +45,7 @@ guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
     fatalError(
-        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W14|R0...R6 (W9 to W14 and R*: Streams only) count"
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W17|R0...R6 (W9 to W14, W16 and R*: Streams only) count"
     )
 }
 if run(count) == Int.min { print("") }
