@@ -121,26 +121,28 @@ if !onlyMemory {
     print("")
 }
 
-/// Bytes of heap allocated and not freed since the interposer's last reset.
-func heapInUse() -> Int {
-    let statistics = MallocInterposerSwift.getStatistics()
-    return statistics.mallocBytesCount - statistics.freeBytesCount
-}
-
-/// Bytes of heap each of `n` live subscriptions holds.
-func bytesPerSubscription(_ live: (Int, () -> Void) -> Int, n: Int) -> Int {
+/// Bytes of heap, and heap blocks, each of `n` live subscriptions holds.
+func heapPerSubscription(_ live: (Int, () -> Void) -> Int, n: Int) -> (bytes: Int, blocks: Double) {
     MallocInterposerSwift.initialize()
     MallocInterposerSwift.reset()
     MallocInterposerSwift.hook()
-    var during = 0
-    blackHole(live(n) { during = heapInUse() })
+    var bytes = 0
+    var blocks = 0
+    blackHole(
+        live(n) {
+            let statistics = MallocInterposerSwift.getStatistics()
+            bytes = statistics.mallocBytesCount - statistics.freeBytesCount
+            blocks = statistics.mallocCount - statistics.freeCount
+        })
     MallocInterposerSwift.unhook()
-    return during / n
+    return (bytes / n, Double(blocks) / Double(n))
 }
 
 let live = 100_000
-print("| live subject.map.filter.sink subscriptions | Streams bytes each | OpenCombine bytes each |")
-print("| --- | ---: | ---: |")
-let streamsBytes = bytesPerSubscription(S.liveSubscriptions, n: live)
-let openCombineBytes = bytesPerSubscription(O.liveSubscriptions, n: live)
-print("| \(live) | \(streamsBytes) | \(openCombineBytes) |")
+let streamsHeap = heapPerSubscription(S.liveSubscriptions, n: live)
+let openCombineHeap = heapPerSubscription(O.liveSubscriptions, n: live)
+print("| live subject.map.filter.sink subscriptions | Streams bytes each | OpenCombine bytes each | Streams blocks each | OpenCombine blocks each |")
+print("| --- | ---: | ---: | ---: | ---: |")
+print(
+    "| \(live) | \(streamsHeap.bytes) | \(openCombineHeap.bytes) | \(format(streamsHeap.blocks)) | \(format(openCombineHeap.blocks)) |"
+)

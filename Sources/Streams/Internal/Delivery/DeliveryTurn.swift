@@ -38,18 +38,11 @@ struct DeliveryTurn {
     /// The thread delivering now, or `ThreadIdentity.none`.
     @usableFromInline
     var holder: Int
-    /// The waiting line: `waiters[waitersHead...]` wait; the slots before the head were served.
+    /// The waiting line, made when a thread first has to wait for this turn and kept from then
+    /// on; nil for a turn never contended, so that the turn every subscriber's state carries
+    /// is two words, not five.
     @usableFromInline
-    var waiters: [TurnWaiter] = []
-    @usableFromInline
-    var waitersHead = 0
-    /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
-    @usableFromInline
-    var contended: TurnWaitGraph.Turn?
-    /// The most slots the waiting line has used at once (served ones included): at most twice
-    /// the number of threads that waited at once.
-    @usableFromInline
-    var waiterSlotsHighWater = 0
+    var line: TurnLine?
 
     /// A turn held by `holder` (the thread that subscribes holds it until the subscription is
     /// handed over).
@@ -77,7 +70,27 @@ struct DeliveryTurn {
     var isHeld: Bool { holder != ThreadIdentity.none }
 
     @inlinable
-    var hasWaiters: Bool { waitersHead < waiters.count }
+    var hasWaiters: Bool {
+        guard let line else { return false }
+        return line.head < line.waiters.count
+    }
+
+    /// The waiting line's slots, served ones included (empty if nobody ever waited).
+    @inlinable
+    var waiters: [TurnWaiter] { line?.waiters ?? [] }
+
+    /// The first slot of ``waiters`` that still waits.
+    @inlinable
+    var waitersHead: Int { line?.head ?? 0 }
+
+    /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
+    @inlinable
+    var contended: TurnWaitGraph.Turn? { line?.contended }
+
+    /// The most slots the waiting line has used at once (served ones included): at most twice
+    /// the number of threads that waited at once.
+    @inlinable
+    var waiterSlotsHighWater: Int { line?.slotsHighWater ?? 0 }
 
     /// Takes the turn for `thread`, or says why not.
     @inlinable
@@ -87,24 +100,21 @@ struct DeliveryTurn {
             return .granted
         }
         if holder == thread { return .reentrant }
-        return line(up: thread)
+        return lineUp(thread)
     }
 
     /// Puts `thread` in the waiting line, unless waiting would close a cycle of threads waiting
     /// for each other (the contended path of ``claim(for:)``).
     @usableFromInline
-    mutating func line(up thread: Int) -> Claim {
-        let node: TurnWaitGraph.Turn
-        if let contended {
-            node = contended
-        } else {
-            node = TurnWaitGraph.Turn(holder: holder)
-        }
+    mutating func lineUp(_ thread: Int) -> Claim {
+        let line = self.line ?? TurnLine()
+        self.line = line
+        let node = line.contended ?? TurnWaitGraph.Turn(holder: holder)
         guard TurnWaitGraph.shared.enter(thread, waitingFor: node) else { return .queue }
-        contended = node
+        line.contended = node
         let waiter = TurnWaiter(thread: thread)
-        waiters.append(waiter)
-        if waiters.count > waiterSlotsHighWater { waiterSlotsHighWater = waiters.count }
+        line.waiters.append(waiter)
+        if line.waiters.count > line.slotsHighWater { line.slotsHighWater = line.waiters.count }
         return .wait(waiter)
     }
 
@@ -120,21 +130,22 @@ struct DeliveryTurn {
 
     /// Hands the turn to the first waiter and compacts the line: once the served slots are half
     /// of it, they are dropped (each slot is moved at most once per slot served, so handing on
-    /// stays O(1) amortised).
+    /// stays O(1) amortised). Call only when ``hasWaiters``.
     @usableFromInline
     mutating func handToNext() -> TurnWaiter {
-        let next = waiters[waitersHead]
-        waitersHead += 1
+        let line = self.line.unsafelyUnwrapped
+        let next = line.waiters[line.head]
+        line.head += 1
         next.grant()
         holder = next.thread
-        if let contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
-        if waitersHead == waiters.count {
-            waiters.removeAll(keepingCapacity: true)
-            waitersHead = 0
-            contended = nil
-        } else if waitersHead * 2 >= waiters.count {
-            waiters.removeSubrange(..<waitersHead)
-            waitersHead = 0
+        if let contended = line.contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
+        if line.head == line.waiters.count {
+            line.waiters.removeAll(keepingCapacity: true)
+            line.head = 0
+            line.contended = nil
+        } else if line.head * 2 >= line.waiters.count {
+            line.waiters.removeSubrange(..<line.head)
+            line.head = 0
         }
         return next
     }
@@ -143,9 +154,9 @@ struct DeliveryTurn {
     @inlinable
     mutating func letGo() {
         holder = ThreadIdentity.none
-        if !waiters.isEmpty {
-            waiters.removeAll(keepingCapacity: true)
-            waitersHead = 0
+        if let line, !line.waiters.isEmpty {
+            line.waiters.removeAll(keepingCapacity: true)
+            line.head = 0
         }
     }
 
@@ -153,17 +164,38 @@ struct DeliveryTurn {
     /// lock. The holder keeps the turn until it lets go.
     @inlinable
     mutating func dismissAll() -> ArraySlice<TurnWaiter> {
+        guard let line else { return [] }
         defer {
-            waiters = []
-            waitersHead = 0
+            line.waiters = []
+            line.head = 0
         }
-        let dismissed = waiters[waitersHead...]
-        if contended != nil {
+        let dismissed = line.waiters[line.head...]
+        if line.contended != nil {
             TurnWaitGraph.shared.dismiss(dismissed)
-            contended = nil
+            line.contended = nil
         }
         return dismissed
     }
+}
+
+/// The waiting line of a ``DeliveryTurn``, made when a thread first waits for it: plain state
+/// guarded by the turn owner's lock, like the turn itself (hence the unchecked sharing).
+@usableFromInline
+final class TurnLine: @unchecked Sendable {
+    /// `waiters[head...]` wait; the slots before the head were served.
+    @usableFromInline
+    var waiters: [TurnWaiter] = []
+    @usableFromInline
+    var head = 0
+    /// The turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
+    @usableFromInline
+    var contended: TurnWaitGraph.Turn?
+    /// The most slots `waiters` has used at once.
+    @usableFromInline
+    var slotsHighWater = 0
+
+    @usableFromInline
+    init() {}
 }
 
 /// A thread waiting for a ``DeliveryTurn``.
