@@ -14,12 +14,18 @@
 ///
 /// Each arming gets a new number (`wait`): a timer that reports for a wait that was replaced, or
 /// that arrives after the wait was replaced again, is recognised as stale.
+///
+/// The machine is not generic: it keeps the downstream's box as an `AnyObject`, which the
+/// subscription casts back. The subscription's `request` and `cancel` are called through
+/// `any Subscription`, in unspecialised code, where a generic machine (and the lock around it)
+/// cost a metadata lookup at every use: about 46 per subscription of a request-shaped pipeline
+/// (Docs/Performance.md, W15).
 @usableFromInline
-struct TimeoutStateMachine<Downstream> {
+struct TimeoutStateMachine {
     @usableFromInline
     struct Subscribed {
         @usableFromInline
-        let downstream: Box<Downstream>
+        let downstream: AnyObject
         @usableFromInline
         let upstream: any Subscription
         /// The number of the current wait.
@@ -33,7 +39,7 @@ struct TimeoutStateMachine<Downstream> {
         var requested: Bool
 
         @inlinable
-        init(downstream: Box<Downstream>, upstream: any Subscription) {
+        init(downstream: AnyObject, upstream: any Subscription) {
             self.downstream = downstream
             self.upstream = upstream
             wait = 1
@@ -43,25 +49,26 @@ struct TimeoutStateMachine<Downstream> {
 
     @usableFromInline
     enum Phase {
-        case awaitingSubscription(Box<Downstream>)
+        case awaitingSubscription(AnyObject)
         case subscribed(Subscribed)
-        case completing(Box<Downstream>, upstream: any Subscription)
+        case completing(AnyObject, upstream: any Subscription)
         case terminated
     }
 
     @usableFromInline
     var phase: Phase
 
+    /// Waits for the upstream's subscription, for the downstream in `downstream` (a `Box`).
     @inlinable
-    init(downstream: Downstream) {
-        phase = .awaitingSubscription(Box(downstream))
+    init(downstream: AnyObject) {
+        phase = .awaitingSubscription(downstream)
     }
 
     /// What the subscription does with an upstream subscription.
     @usableFromInline
     enum SubscriptionAction {
         /// Arm wait number 1, then hand the subscription downstream.
-        case arm(Box<Downstream>)
+        case arm(AnyObject)
         /// A second subscription: cancel it.
         case cancel
     }
@@ -120,7 +127,7 @@ struct TimeoutStateMachine<Downstream> {
 
     /// A scheduled value is due: the downstream to deliver it to, if it is still there.
     @inlinable
-    func deliverValue() -> Box<Downstream>? {
+    func deliverValue() -> AnyObject? {
         switch phase {
         case .subscribed(let state): state.downstream
         case .completing(let downstream, _): downstream
@@ -155,7 +162,7 @@ struct TimeoutStateMachine<Downstream> {
 
     /// The scheduled completion is due: the downstream to send it to.
     @inlinable
-    mutating func deliverCompletion() -> Box<Downstream>? {
+    mutating func deliverCompletion() -> AnyObject? {
         guard case .completing(let downstream, _) = phase else { return nil }
         phase = .terminated
         return downstream
@@ -167,7 +174,7 @@ struct TimeoutStateMachine<Downstream> {
         /// The wait was replaced, or the stream is over: nothing.
         case none
         /// Cancel `timer`, if any, and `upstream`, then end `downstream`'s stream.
-        case end(timer: (any Cancellable)?, upstream: any Subscription, downstream: Box<Downstream>)
+        case end(timer: (any Cancellable)?, upstream: any Subscription, downstream: AnyObject)
     }
 
     /// Wait `wait` ran out: what to cancel and whom to tell, unless the wait was replaced.
@@ -185,7 +192,7 @@ struct TimeoutStateMachine<Downstream> {
         case none
         /// Cancel `timer`, if any, and `upstream`; `released` (the downstream) is let go outside
         /// the lock.
-        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: Box<Downstream>)
+        case cancel(timer: (any Cancellable)?, upstream: any Subscription, released: AnyObject)
     }
 
     /// The downstream cancelled: what to cancel and release outside the lock. Before the upstream

@@ -13,12 +13,19 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     let timeout: Publishers.Timeout<Upstream, Context>
     @usableFromInline
-    let state: LockedState<TimeoutStateMachine<Downstream>>
+    let state: LockedState<TimeoutStateMachine>
 
     @inlinable
     init(downstream: Downstream, timeout: Publishers.Timeout<Upstream, Context>) {
-        state = LockedState(TimeoutStateMachine(downstream: downstream))
+        state = LockedState(TimeoutStateMachine(downstream: Box(downstream)))
         self.timeout = timeout
+    }
+
+    /// The downstream, from the box the machine keeps as an `AnyObject`.
+    @inlinable
+    @inline(__always)
+    func typed(_ box: AnyObject) -> Downstream {
+        unsafeDowncast(box, to: Box<Downstream>.self).value
     }
 
     /// Arms the timer of wait number `wait`, replacing the previous one.
@@ -44,7 +51,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         guard case .end(let timer, let upstream, let downstream) = state.withLock({ $0.timedOut(wait) }) else { return }
         timer?.cancel()
         upstream.cancel()
-        downstream.value.receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
+        typed(downstream).receive(completion: timeout.customError.map { .failure($0()) } ?? .finished)
     }
 
     @inlinable
@@ -56,7 +63,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             // Combine's timer fires inside its lock on a synchronous scheduler and deadlocks; say why.
             precondition(Context.self != ImmediateScheduler.self, "timeout cannot be used with ImmediateScheduler")
             arm(1)
-            downstream.value.receive(subscription: self)
+            typed(downstream).receive(subscription: self)
         }
     }
 
@@ -66,7 +73,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         arm(wait)
         timeout.scheduler.schedule(options: timeout.options) { [self] in
             guard let downstream = state.withLock({ $0.deliverValue() }) else { return }
-            let demand = downstream.value.receive(input)
+            let demand = typed(downstream).receive(input)
             guard demand > 0 else { return }
             state.withLock { $0.demandAfterDelivery() }?.request(demand)
         }
@@ -78,7 +85,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         guard case .schedule(let timer) = state.withLock({ $0.receiveCompletion() }) else { return }
         timer?.cancel()
         timeout.scheduler.schedule(options: timeout.options) { [self] in
-            state.withLock { $0.deliverCompletion() }?.value.receive(completion: completion)
+            guard let downstream = state.withLock({ $0.deliverCompletion() }) else { return }
+            typed(downstream).receive(completion: completion)
         }
     }
 
