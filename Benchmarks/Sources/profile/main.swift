@@ -28,6 +28,9 @@ let streams: [String: (Int) -> Int] = [
     "W15": StreamsWorkloads.Workloads.requestShaped,
     "W16": StreamsWorkloads.Workloads.requestShapedSelectiveRetry,
     "W17": StreamsWorkloads.Workloads.debounceDispatchQueue,
+    // Scaling: S2 (a send to n sinks) with 10 and 100,000 sinks; the count is of sends.
+    "S2-10": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
+    "S2-100000": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -38,6 +41,8 @@ let openCombine: [String: (Int) -> Int] = [
     "W7": OpenCombineWorkloads.Workloads.removeDuplicatesRuns, "W8": OpenCombineWorkloads.Workloads.failCatch,
     "W15": OpenCombineWorkloads.Workloads.requestShaped,
     "W17": OpenCombineWorkloads.Workloads.debounceDispatchQueue,
+    "S2-10": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
+    "S2-100000": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
 ]
 
 let arguments = CommandLine.arguments
