@@ -141,7 +141,9 @@ func heapPerSubscription(_ live: (Int, () -> Void) -> Int, n: Int) -> (bytes: In
 let live = 100_000
 let streamsHeap = heapPerSubscription(S.liveSubscriptions, n: live)
 let openCombineHeap = heapPerSubscription(O.liveSubscriptions, n: live)
-print("| live subject.map.filter.sink subscriptions | Streams bytes each | OpenCombine bytes each | Streams blocks each | OpenCombine blocks each |")
+print(
+    "| live subject.map.filter.sink subscriptions | Streams bytes each | OpenCombine bytes each "
+        + "| Streams blocks each | OpenCombine blocks each |")
 print("| --- | ---: | ---: | ---: | ---: |")
 print(
     "| \(live) | \(streamsHeap.bytes) | \(openCombineHeap.bytes) | \(format(streamsHeap.blocks)) | \(format(openCombineHeap.blocks)) |"
