@@ -41,14 +41,16 @@ public enum ScalingWorkloads {
         #endif
     }
 
-    /// S1: with `n` sinks on a `PassthroughSubject`, subscribes one more sink and cancels it.
-    public static func subjectSubscribeCancel(_ operations: Int, n: Int) -> ScalingRun {
-        let subject = PassthroughSubject<Int, Never>()
+    /// With `n` sinks on `publisher` (`subject` or a publisher made from it), subscribes one more
+    /// sink and cancels it, `operations` times.
+    static func subscribeCancelOneMore<P: Publisher<Int, Never>>(
+        to publisher: P, of subject: PassthroughSubject<Int, Never>, _ operations: Int, n: Int
+    ) -> ScalingRun {
         var sum = 0
-        let others = (0..<n).map { _ in subject.sink { sum &+= $0 } }
+        let others = (0..<n).map { _ in publisher.sink { sum &+= $0 } }
         let run = timed {
             for _ in 0..<operations {
-                let cancellable = subject.sink { sum &+= $0 }
+                let cancellable = publisher.sink { sum &+= $0 }
                 cancellable.cancel()
             }
             return sum
@@ -60,11 +62,13 @@ public enum ScalingWorkloads {
         return run
     }
 
-    /// S2: a send to a `PassthroughSubject` with `n` sinks; reported per subscriber.
-    public static func subjectSend(_ operations: Int, n: Int) -> ScalingRun {
-        let subject = PassthroughSubject<Int, Never>()
+    /// With `n` sinks on `publisher` (`subject` or a publisher made from it), sends `operations`
+    /// values to `subject`.
+    static func sendToAll<P: Publisher<Int, Never>>(
+        through publisher: P, of subject: PassthroughSubject<Int, Never>, _ operations: Int, n: Int
+    ) -> ScalingRun {
         var sum = 0
-        let others = (0..<n).map { _ in subject.sink { sum &+= $0 } }
+        let others = (0..<n).map { _ in publisher.sink { sum &+= $0 } }
         let run = timed {
             for value in 0..<operations { subject.send(value) }
             return sum
@@ -72,39 +76,30 @@ public enum ScalingWorkloads {
         subject.send(completion: .finished)
         withExtendedLifetime(others) {}
         return run
+    }
+
+    /// S1: with `n` sinks on a `PassthroughSubject`, subscribes one more sink and cancels it.
+    public static func subjectSubscribeCancel(_ operations: Int, n: Int) -> ScalingRun {
+        let subject = PassthroughSubject<Int, Never>()
+        return subscribeCancelOneMore(to: subject, of: subject, operations, n: n)
+    }
+
+    /// S2: a send to a `PassthroughSubject` with `n` sinks; reported per subscriber.
+    public static func subjectSend(_ operations: Int, n: Int) -> ScalingRun {
+        let subject = PassthroughSubject<Int, Never>()
+        return sendToAll(through: subject, of: subject, operations, n: n)
     }
 
     /// S3: with `n` sinks on a subject's `share()`, subscribes one more sink and cancels it.
     public static func shareSubscribeCancel(_ operations: Int, n: Int) -> ScalingRun {
         let subject = PassthroughSubject<Int, Never>()
-        let shared = subject.share()
-        var sum = 0
-        let others = (0..<n).map { _ in shared.sink { sum &+= $0 } }
-        let run = timed {
-            for _ in 0..<operations {
-                let cancellable = shared.sink { sum &+= $0 }
-                cancellable.cancel()
-            }
-            return sum
-        }
-        subject.send(completion: .finished)
-        withExtendedLifetime(others) {}
-        return run
+        return subscribeCancelOneMore(to: subject.share(), of: subject, operations, n: n)
     }
 
     /// S4: a send through `share()` to `n` sinks; reported per sink.
     public static func shareSend(_ operations: Int, n: Int) -> ScalingRun {
         let subject = PassthroughSubject<Int, Never>()
-        let shared = subject.share()
-        var sum = 0
-        let others = (0..<n).map { _ in shared.sink { sum &+= $0 } }
-        let run = timed {
-            for value in 0..<operations { subject.send(value) }
-            return sum
-        }
-        subject.send(completion: .finished)
-        withExtendedLifetime(others) {}
-        return run
+        return sendToAll(through: subject.share(), of: subject, operations, n: n)
     }
 
     /// S5: subscribes to `MergeMany` of `n` subjects (`merged(_:)`) and cancels; `operations` counts upstreams,
