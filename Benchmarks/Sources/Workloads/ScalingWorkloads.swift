@@ -129,40 +129,49 @@ public enum ScalingWorkloads {
         return run
     }
 
-    /// S7: with `n` live inner subjects in a `flatMap`, adds one more, sends a value through it
-    /// and completes it.
-    public static func flatMapChildChurn(_ operations: Int, n: Int) -> ScalingRun {
+    /// Runs `measure` on a `flatMap` of subjects into a sink that sums into `sum`, with `n`
+    /// live inner subjects (`live`) sent through `outer`; cancels afterwards.
+    static func withFlatMapChildren(
+        _ n: Int,
+        _ measure: (
+            _ outer: PassthroughSubject<PassthroughSubject<Int, Never>, Never>,
+            _ live: [PassthroughSubject<Int, Never>], _ sum: () -> Int
+        ) -> ScalingRun
+    ) -> ScalingRun {
         let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         var sum = 0
         let cancellable = outer.flatMap { $0 }.sink { sum &+= $0 }
         let live = (0..<n).map { _ in PassthroughSubject<Int, Never>() }
         for child in live { outer.send(child) }
-        let run = timed {
-            for value in 0..<operations {
-                let child = PassthroughSubject<Int, Never>()
-                outer.send(child)
-                child.send(value)
-                child.send(completion: .finished)
-            }
-            return sum
-        }
+        let run = measure(outer, live) { sum }
         cancellable.cancel()
         return run
     }
 
+    /// S7: with `n` live inner subjects in a `flatMap`, adds one more, sends a value through it
+    /// and completes it.
+    public static func flatMapChildChurn(_ operations: Int, n: Int) -> ScalingRun {
+        withFlatMapChildren(n) { outer, _, sum in
+            timed {
+                for value in 0..<operations {
+                    let child = PassthroughSubject<Int, Never>()
+                    outer.send(child)
+                    child.send(value)
+                    child.send(completion: .finished)
+                }
+                return sum()
+            }
+        }
+    }
+
     /// S8: a value through one of the `n` live inner subjects of a `flatMap`, in turn.
     public static func flatMapChildSend(_ operations: Int, n: Int) -> ScalingRun {
-        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
-        var sum = 0
-        let cancellable = outer.flatMap { $0 }.sink { sum &+= $0 }
-        let live = (0..<n).map { _ in PassthroughSubject<Int, Never>() }
-        for child in live { outer.send(child) }
-        let run = timed {
-            for value in 0..<operations { live[value % n].send(value) }
-            return sum
+        withFlatMapChildren(n) { _, live, sum in
+            timed {
+                for value in 0..<operations { live[value % n].send(value) }
+                return sum()
+            }
         }
-        cancellable.cancel()
-        return run
     }
 
     /// M1: keeps `n` `subject.map.filter.sink` subscriptions live and calls `probe` while they
