@@ -102,6 +102,29 @@ struct FlatMapSwitchToLatestStressTests {
         print("stress: flatMap, \(total) values requested one at a time from two threads")
     }
 
+    @Test func flatMapOfJustFedFromSeveralThreadsUnderLimitedDemand() {
+        // Inner `Just`s are not subscribed to: their values take the subscribed children's path
+        // through the delivery turn. Several threads send at once while the downstream asks for
+        // one value per value, so values wait in the buffer, for the turn, or are delivered.
+        let senders = scaled(8)
+        let perSender = 2_000
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = DemandCheckingSubscriber(
+            checker: DeliveryChecker(senders: senders), initialDemand: .max(4), demandPerValue: .max(1))
+        subject.flatMap { Just($0) }.subscribe(subscriber)
+        onThreads(senders) { sender in
+            for index in 0..<perSender { subject.send(tag(sender: sender, index: index)) }
+        }
+        subject.send(completion: .finished)
+        subscriber.done.wait()
+        #expect(subscriber.checker.delivered == senders * perSender)
+        #expect(subscriber.checker.misordered == 0)
+        #expect(subscriber.checker.overlaps == 0)
+        #expect(subscriber.overDelivered.load(ordering: .relaxed) == 0)
+        #expect(subscriber.completions.load(ordering: .relaxed) == 1)
+        print("stress: flatMap { Just }, \(senders) threads x \(perSender) values, one at a time")
+    }
+
     @Test func switchToLatestSwitchingWhileChildrenSendOnOtherThreads() {
         // New children arrive while earlier ones are still sending on global-queue threads:
         // only the newest is followed, values never go back to an older child, and the last
