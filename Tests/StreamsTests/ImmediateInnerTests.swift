@@ -4,12 +4,24 @@ import Testing
 
 /// `flatMap` and `catch` do not subscribe to an inner publisher whose outcome is known
 /// (`Just`, `Empty`, `Fail`, `Optional.Publisher`, `Result.Publisher`, and those behind
-/// `setFailureType`): they pass its events on themselves. Each check runs one script twice, once
-/// with the inner publisher as it is and once behind `eraseToAnyPublisher()` (which hides the
-/// outcome, so it is subscribed to), and expects the same log of everything observable: the
-/// downstream's events, the upstream's demand and cancel, and the order of all of them.
+/// `setFailureType` or `eraseToAnyPublisher()`): they pass its events on themselves. Each check
+/// runs one script twice, once with the inner publisher as it is and once behind
+/// ``Subscribed`` (which hides the outcome, so it is subscribed to), and expects the same log of
+/// everything observable: the downstream's events, the upstream's demand and cancel, and the
+/// order of all of them.
 @Suite("flatMap and catch of inner publishers that complete at once")
 struct ImmediateInnerTests {
+    /// `base`, with its outcome hidden: subscribing is the only way to learn it.
+    struct Subscribed<Base: Publisher>: Publisher {
+        typealias Output = Base.Output
+        typealias Failure = Base.Failure
+        let base: Base
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            base.receive(subscriber: subscriber)
+        }
+    }
+
     /// A subscriber that logs what it gets and reacts as the script says.
     final class Scripted<Input, Failure: Error>: Subscriber, @unchecked Sendable {
         let log: Log<String>
@@ -108,7 +120,7 @@ struct ImmediateInnerTests {
             maxPublishers: maxPublishers, initialDemand: initialDemand, onValue: onValue, inner, script: script)
         let subscribed = flatMapLog(
             maxPublishers: maxPublishers, initialDemand: initialDemand, onValue: onValue,
-            { inner($0).eraseToAnyPublisher() }, script: script)
+            { Subscribed(base: inner($0)) }, script: script)
         #expect(direct == subscribed, sourceLocation: sourceLocation)
     }
 
@@ -163,6 +175,19 @@ struct ImmediateInnerTests {
             Self.expectSameFlatMap(
                 maxPublishers: .max(2), initialDemand: demand,
                 { Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just($0)) }, script: Self.sendThenRequest)
+        }
+    }
+
+    @Test func innerPublishersBehindAnyPublisher() {
+        // What `flatMap` closures that choose between a cached value and a request return.
+        for demand in [Subscribers.Demand.unlimited, .max(1), .none] {
+            Self.expectSameFlatMap(
+                maxPublishers: .max(2), initialDemand: demand,
+                { value -> AnyPublisher<Int, TestError> in
+                    value == 2
+                        ? Fail(error: TestError.oops).eraseToAnyPublisher()
+                        : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
+                }, script: Self.sendThenRequest)
         }
     }
 
@@ -223,7 +248,7 @@ struct ImmediateInnerTests {
         #expect(recovery()._immediateOutcome() != nil, "the check needs a recovery with a known outcome")
         let direct = catchLog(initialDemand: initialDemand, onValue: onValue, recovery, script: script)
         let subscribed = catchLog(
-            initialDemand: initialDemand, onValue: onValue, { recovery().eraseToAnyPublisher() }, script: script)
+            initialDemand: initialDemand, onValue: onValue, { Subscribed(base: recovery()) }, script: script)
         #expect(direct == subscribed, sourceLocation: sourceLocation)
     }
 
@@ -282,6 +307,8 @@ struct ImmediateInnerTests {
         #expect(Just(3).setFailureType(to: TestError.self)._immediateOutcome() == .success(3))
         #expect(Publishers.SetFailureType<Just<Int>, TestError>(upstream: Just(4))._immediateOutcome() == .success(4))
         #expect(PassthroughSubject<Int, Never>()._immediateOutcome() == nil)
-        #expect(Just(5).eraseToAnyPublisher()._immediateOutcome() == nil)
+        #expect(Just(5).eraseToAnyPublisher()._immediateOutcome() == .success(5))
+        #expect(PassthroughSubject<Int, Never>().eraseToAnyPublisher()._immediateOutcome() == nil)
+        #expect(Subscribed(base: Just(6))._immediateOutcome() == nil)
     }
 }

@@ -45,6 +45,20 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         box.receive(subscriber: subscriber)
     }
+
+    /// The wrapped publisher's outcome, when it is known without subscribing (worked out when
+    /// it was wrapped), so that `flatMap { ... .eraseToAnyPublisher() }` of a `Just` does not
+    /// subscribe to it either.
+    ///
+    /// ```swift
+    /// Just(1).eraseToAnyPublisher()._immediateOutcome()   // .success(1)
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _immediateOutcome() -> Result<Output?, Failure>? {
+        guard let outcome = box.immediateOutcome else { return nil }
+        return unsafeDowncast(outcome, to: ImmediateOutcomeBox<Result<Output?, Failure>>.self).outcome
+    }
 }
 
 extension Publisher {
@@ -74,8 +88,16 @@ extension AnyPublisher {
 /// The abstract class that hides the wrapped publisher's type.
 @usableFromInline
 class PublisherBoxBase<Output, Failure: Error> {
+    /// The wrapped publisher's `_immediateOutcome()`, in an ``ImmediateOutcomeBox``, or nil. An
+    /// object rather than the outcome itself: a field of a type built from the generic
+    /// parameters would make the deinitializer, which runs unspecialised, look its metadata up.
+    @usableFromInline
+    let immediateOutcome: AnyObject?
+
     @inlinable
-    init() {}
+    init(immediateOutcome: AnyObject?) {
+        self.immediateOutcome = immediateOutcome
+    }
 
     @usableFromInline
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -83,7 +105,7 @@ class PublisherBoxBase<Output, Failure: Error> {
     }
 }
 
-/// Holds the wrapped publisher.
+/// The box that wraps a publisher of type `Base`.
 @usableFromInline
 final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Failure> {
     @usableFromInline
@@ -92,10 +114,25 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
     @inlinable
     init(_ base: Base) {
         self.base = base
+        super.init(immediateOutcome: base._immediateOutcome().map(ImmediateOutcomeBox.init))
     }
 
     @inlinable
     override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
         base.receive(subscriber: subscriber)
+    }
+}
+
+/// A publisher's immediate outcome, kept by ``PublisherBoxBase``. Generic over the outcome's
+/// whole type, so that its deinitializer finds the field's type among its own generic
+/// arguments instead of looking it up.
+@usableFromInline
+final class ImmediateOutcomeBox<Outcome> {
+    @usableFromInline
+    let outcome: Outcome
+
+    @inlinable
+    init(_ outcome: Outcome) {
+        self.outcome = outcome
     }
 }
