@@ -247,9 +247,10 @@ struct RetryStressTests {
         #expect(unpaidTokens == 0)
         #expect(lateRequests == 0)
         // In a held round the held call is the one under way, and nothing follows it: exactly
-        // one late call. Racing rounds rarely catch a call under way.
+        // one late call. How many racing rounds catch a call under way depends only on timing
+        // (under ThreadSanitizer on a busy machine, more than one in ten), so it is reported,
+        // not checked: `overBound` already checks that none has more than that one.
         #expect(lateInHeldRounds == rounds - racingRounds)
-        #expect(lateInRacingRounds <= racingRounds / 10)
         print(
             """
             stress: cancel racing retry(when:backoff:scheduler:): \(rounds) rounds, \(overBound) with more than one \
