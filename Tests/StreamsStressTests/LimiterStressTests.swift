@@ -17,13 +17,18 @@ struct LimiterStressTests {
         let kept = Locked<[AnyCancellable]>([])
         onThreads(threads) { thread in
             for index in 0..<calls {
+                // A call runs from its subscription until its value, or until a cancel reaches
+                // it (a call cancelled while it subscribes is cancelled once it has).
+                let started = AtomicInt()
+                let stopped = { if started.exchange(0) == 1 { running.add(-1) } }
                 let call = Deferred { () -> Just<Int> in
+                    started.store(1)
                     running.add(1)
                     let now = running.load()
                     if now > mostRunning.load() { mostRunning.store(now) }
                     return Just(index)
                 }
-                .handleEvents(receiveOutput: { _ in running.add(-1) })
+                .handleEvents(receiveOutput: { _ in stopped() }, receiveCancel: { stopped() })
                 .setFailureType(to: Outage.self)
                 .concurrencyLimiter(limiter)
                 let cancels = (thread + index).isMultiple(of: 3)

@@ -90,6 +90,24 @@ struct ConcurrencyLimiterTests {
         #expect(limiter.inUse == 0)
     }
 
+    @Test func aCallCancelledWhileItSubscribesKeepsItsPermitUntilItsSubscriptionIsCancelled() {
+        // The downstream cancels while the upstream is being subscribed to (on another thread,
+        // or re-entrantly, as here): the call has started, so its permit is kept until the
+        // upstream's subscription arrives, and released once that is cancelled.
+        let limiter = ConcurrencyLimiter(maxConcurrent: 1)
+        let subscriber = Guarded()
+        let inUseWhileSubscribing = Locked<Int?>(nil)
+        let upstream = SlowToSubscribe {
+            subscriber.cancel()
+            inUseWhileSubscribing.withLock { $0 = limiter.inUse }
+        }
+        upstream.concurrencyLimiter(limiter).subscribe(subscriber)
+        #expect(inUseWhileSubscribing.withLock { $0 } == 1)
+        #expect(upstream.cancelled.withLock { $0 })
+        #expect(limiter.inUse == 0)
+        #expect(subscriber.completion == nil)
+    }
+
     @Test func aLimiterRefusalIsRetriedWithBackoff() {
         let scheduler = TestScheduler()
         let limiter = ConcurrencyLimiter(maxConcurrent: 1)
@@ -121,4 +139,31 @@ private final class CancelOnSubscribe: Subscriber, @unchecked Sendable {
     func receive(subscription: any Subscription) { subscription.cancel() }
     func receive(_ input: Int) -> Subscribers.Demand { .none }
     func receive(completion: Subscribers.Completion<Failure>) {}
+}
+
+/// A publisher that runs `beforeSubscription` before it sends its subscription, which records
+/// whether it was cancelled.
+private struct SlowToSubscribe: Publisher {
+    typealias Output = Int
+    typealias Failure = BackendError
+
+    let beforeSubscription: @Sendable () -> Void
+    let cancelled = Locked(false)
+
+    init(_ beforeSubscription: @escaping @Sendable () -> Void) {
+        self.beforeSubscription = beforeSubscription
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == BackendError {
+        beforeSubscription()
+        subscriber.receive(subscription: Recorded(cancelled: cancelled))
+    }
+
+    /// Records its cancel.
+    final class Recorded: Subscription, Sendable {
+        let cancelled: Locked<Bool>
+        init(cancelled: Locked<Bool>) { self.cancelled = cancelled }
+        func request(_ demand: Subscribers.Demand) {}
+        func cancel() { cancelled.withLock { $0 = true } }
+    }
 }

@@ -11,8 +11,11 @@
 ///   upstream is subscribed; `cancel` → `terminated` (a closed gate is abandoned, an open one
 ///   released).
 /// - `awaitingSubscription(downstream, demand)`: the upstream subscription → `subscribed` and the
-///   demand gathered meanwhile is asked for; `cancel` → `terminated` (the gate is released, the
-///   subscription arriving later is cancelled).
+///   demand gathered meanwhile is asked for; `cancel` → `cancelling`.
+/// - `cancelling`: cancelled while the upstream was being subscribed to. The call has started,
+///   so the gate is kept until the upstream's subscription arrives: it is cancelled, then the
+///   gate released → `terminated`. (Releasing at the cancel would let the next call run beside
+///   one still starting.)
 /// - `subscribed(downstream, upstream)`: values and demand pass; the completion or `cancel` →
 ///   `terminated` (the gate is released).
 /// - `terminated`: everything has been let go; a gate opening now is released at once.
@@ -22,6 +25,10 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
     enum Phase {
         case awaitingGate(Downstream, Upstream, demand: Subscribers.Demand, handed: Bool, open: Bool)
         case awaitingSubscription(Downstream, demand: Subscribers.Demand)
+        /// Cancelled while the upstream was being subscribed to: the permit is kept until the
+        /// upstream's subscription arrives and is cancelled, so that a call still starting never
+        /// runs beside the calls the permit goes to next.
+        case cancelling
         case subscribed(Downstream, upstream: any Subscription)
         case terminated
     }
@@ -55,6 +62,9 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
         case request(any Subscription, Subscribers.Demand)
         case none
         case cancel
+        /// The call was cancelled while it was subscribing: cancel the subscription, then
+        /// release the gate.
+        case cancelAndRelease
     }
 
     @usableFromInline
@@ -67,6 +77,8 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
     enum ReceiveCompletionAction {
         /// Release the gate, then deliver the completion.
         case deliver(Downstream)
+        /// A completion for a call cancelled while subscribing: release the gate.
+        case release
         case none
     }
 
@@ -143,7 +155,7 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
             return .subscribeUpstream(upstream)
         case .terminated:
             return .release
-        case .awaitingSubscription, .subscribed:
+        case .awaitingSubscription, .cancelling, .subscribed:
             // A timed wait that fired twice: the gate is open already.
             return .none
         }
@@ -151,6 +163,10 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> ReceiveSubscriptionAction {
+        if case .cancelling = phase {
+            phase = .terminated
+            return .cancelAndRelease
+        }
         guard case .awaitingSubscription(let downstream, let demand) = phase else { return .cancel }
         phase = .subscribed(downstream, upstream: upstream)
         return demand > 0 ? .request(upstream, demand) : .none
@@ -164,6 +180,10 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
 
     @inlinable
     mutating func receiveCompletion() -> ReceiveCompletionAction {
+        if case .cancelling = phase {
+            phase = .terminated
+            return .release
+        }
         guard case .subscribed(let downstream, _) = phase else { return .none }
         phase = .terminated
         return .deliver(downstream)
@@ -180,7 +200,7 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
             return .none
         case .subscribed(_, let upstream):
             return .forward(upstream)
-        case .terminated:
+        case .cancelling, .terminated:
             return .none
         }
     }
@@ -193,12 +213,14 @@ struct GatedStateMachine<Upstream, Downstream: Subscriber> {
             defer { wait = nil }
             return open ? .release : .abandon(wait: wait)
         case .awaitingSubscription:
-            phase = .terminated
-            return .release
+            // The upstream is being subscribed to, maybe on another thread: its subscription
+            // is cancelled, and the permit released, when it arrives.
+            phase = .cancelling
+            return .none
         case .subscribed(_, let upstream):
             phase = .terminated
             return .cancel(upstream)
-        case .terminated:
+        case .cancelling, .terminated:
             return .none
         }
     }

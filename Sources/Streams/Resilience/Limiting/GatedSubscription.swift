@@ -82,6 +82,9 @@ where Upstream.Output == Downstream.Input {
             lane.open()
         case .cancel:
             subscription.cancel()
+        case .cancelAndRelease:
+            subscription.cancel()
+            gate.release()
         }
     }
 
@@ -102,7 +105,12 @@ where Upstream.Output == Downstream.Input {
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         lane.close()
-        guard case .deliver(let downstream) = state.withLock({ $0.receiveCompletion() }) else { return }
+        let downstream: Downstream
+        switch state.withLock({ $0.receiveCompletion() }) {
+        case .deliver(let receiver): downstream = receiver
+        case .release: return gate.release()
+        case .none: return
+        }
         gate.release()
         switch completion {
         case .finished: downstream.receive(completion: .finished)
