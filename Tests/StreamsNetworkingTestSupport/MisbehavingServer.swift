@@ -49,10 +49,9 @@ public final class MisbehavingServer: Sendable {
                     return
                 }
                 accepted.add(1, ordering: .relaxed)
-                // Its own thread, not a Dispatch worker: a connection blocks its thread (reading,
-                // or held open), and on Linux Swift's tasks run on Dispatch's workers, so a few
-                // held connections could stall every test until the client times out.
-                Thread.detachNewThread { self.handle(connection) }
+                // A Dispatch worker: a connection holds it only while its request head arrives
+                // (a held connection is kept in `heldOpen`, not by a waiting thread).
+                DispatchQueue.global().async { self.handle(connection) }
             }
         }
     }
