@@ -82,14 +82,16 @@ struct CancellationTests {
         return tasks.withLock { $0 }
     }
 
-    /// Waits, yielding the processor, until `condition` holds; false if it still does not after
-    /// `limit` (a bound on the wait, not a measure of speed).
+    /// Waits, sleeping a millisecond between looks, until `condition` holds; false if it still
+    /// does not after `limit` (a bound on the wait, not a measure of speed). A sleeping thread,
+    /// unlike a spinning one, lets Dispatch run other work on the processor, such as the
+    /// session's delivery of the task's end.
     static func wait(upTo limit: Duration = .seconds(20), until condition: () -> Bool) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + limit
         while !condition() {
             guard clock.now < deadline else { return false }
-            sched_yield()
+            usleep(1_000)
         }
         return true
     }
