@@ -38,11 +38,18 @@ struct DeliveryTurn {
     /// The thread delivering now, or `ThreadIdentity.none`.
     @usableFromInline
     var holder: Int
-    /// The waiting line, made when a thread first has to wait for this turn and kept from then
-    /// on; nil for a turn never contended, so that the turn every subscriber's state carries
-    /// is two words, not five.
+    /// The waiting line: `waiters[waitersHead...]` wait; the slots before the head were served.
     @usableFromInline
-    var line: TurnLine?
+    var waiters: [TurnWaiter] = []
+    @usableFromInline
+    var waitersHead = 0
+    /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
+    @usableFromInline
+    var contended: TurnWaitGraph.Turn?
+    /// The most slots the waiting line has used at once (served ones included): at most twice
+    /// the number of threads that waited at once.
+    @usableFromInline
+    var waiterSlotsHighWater = 0
 
     /// A turn held by `holder` (the thread that subscribes holds it until the subscription is
     /// handed over).
@@ -70,27 +77,7 @@ struct DeliveryTurn {
     var isHeld: Bool { holder != ThreadIdentity.none }
 
     @inlinable
-    var hasWaiters: Bool {
-        guard let line else { return false }
-        return line.head < line.waiters.count
-    }
-
-    /// The waiting line's slots, served ones included (empty if nobody ever waited).
-    @inlinable
-    var waiters: [TurnWaiter] { line?.waiters ?? [] }
-
-    /// The first slot of ``waiters`` that still waits.
-    @inlinable
-    var waitersHead: Int { line?.head ?? 0 }
-
-    /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
-    @inlinable
-    var contended: TurnWaitGraph.Turn? { line?.contended }
-
-    /// The most slots the waiting line has used at once (served ones included): at most twice
-    /// the number of threads that waited at once.
-    @inlinable
-    var waiterSlotsHighWater: Int { line?.slotsHighWater ?? 0 }
+    var hasWaiters: Bool { waitersHead < waiters.count }
 
     /// Takes the turn for `thread`, or says why not.
     @inlinable
@@ -100,21 +87,24 @@ struct DeliveryTurn {
             return .granted
         }
         if holder == thread { return .reentrant }
-        return lineUp(thread)
+        return line(up: thread)
     }
 
     /// Puts `thread` in the waiting line, unless waiting would close a cycle of threads waiting
     /// for each other (the contended path of ``claim(for:)``).
     @usableFromInline
-    mutating func lineUp(_ thread: Int) -> Claim {
-        let line = self.line ?? TurnLine()
-        self.line = line
-        let node = line.contended ?? TurnWaitGraph.Turn(holder: holder)
+    mutating func line(up thread: Int) -> Claim {
+        let node: TurnWaitGraph.Turn
+        if let contended {
+            node = contended
+        } else {
+            node = TurnWaitGraph.Turn(holder: holder)
+        }
         guard TurnWaitGraph.shared.enter(thread, waitingFor: node) else { return .queue }
-        line.contended = node
+        contended = node
         let waiter = TurnWaiter(thread: thread)
-        line.waiters.append(waiter)
-        if line.waiters.count > line.slotsHighWater { line.slotsHighWater = line.waiters.count }
+        waiters.append(waiter)
+        if waiters.count > waiterSlotsHighWater { waiterSlotsHighWater = waiters.count }
         return .wait(waiter)
     }
 
@@ -130,22 +120,21 @@ struct DeliveryTurn {
 
     /// Hands the turn to the first waiter and compacts the line: once the served slots are half
     /// of it, they are dropped (each slot is moved at most once per slot served, so handing on
-    /// stays O(1) amortised). Call only when ``hasWaiters``.
+    /// stays O(1) amortised).
     @usableFromInline
     mutating func handToNext() -> TurnWaiter {
-        let line = self.line.unsafelyUnwrapped
-        let next = line.waiters[line.head]
-        line.head += 1
+        let next = waiters[waitersHead]
+        waitersHead += 1
         next.grant()
         holder = next.thread
-        if let contended = line.contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
-        if line.head == line.waiters.count {
-            line.waiters.removeAll(keepingCapacity: true)
-            line.head = 0
-            line.contended = nil
-        } else if line.head * 2 >= line.waiters.count {
-            line.waiters.removeSubrange(..<line.head)
-            line.head = 0
+        if let contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
+        if waitersHead == waiters.count {
+            waiters.removeAll(keepingCapacity: true)
+            waitersHead = 0
+            contended = nil
+        } else if waitersHead * 2 >= waiters.count {
+            waiters.removeSubrange(..<waitersHead)
+            waitersHead = 0
         }
         return next
     }
@@ -154,9 +143,9 @@ struct DeliveryTurn {
     @inlinable
     mutating func letGo() {
         holder = ThreadIdentity.none
-        if let line, !line.waiters.isEmpty {
-            line.waiters.removeAll(keepingCapacity: true)
-            line.head = 0
+        if !waiters.isEmpty {
+            waiters.removeAll(keepingCapacity: true)
+            waitersHead = 0
         }
     }
 
@@ -164,38 +153,17 @@ struct DeliveryTurn {
     /// lock. The holder keeps the turn until it lets go.
     @inlinable
     mutating func dismissAll() -> ArraySlice<TurnWaiter> {
-        guard let line else { return [] }
         defer {
-            line.waiters = []
-            line.head = 0
+            waiters = []
+            waitersHead = 0
         }
-        let dismissed = line.waiters[line.head...]
-        if line.contended != nil {
+        let dismissed = waiters[waitersHead...]
+        if contended != nil {
             TurnWaitGraph.shared.dismiss(dismissed)
-            line.contended = nil
+            contended = nil
         }
         return dismissed
     }
-}
-
-/// The waiting line of a ``DeliveryTurn``, made when a thread first waits for it: plain state
-/// guarded by the turn owner's lock, like the turn itself (hence the unchecked sharing).
-@usableFromInline
-final class TurnLine: @unchecked Sendable {
-    /// `waiters[head...]` wait; the slots before the head were served.
-    @usableFromInline
-    var waiters: [TurnWaiter] = []
-    @usableFromInline
-    var head = 0
-    /// The turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
-    @usableFromInline
-    var contended: TurnWaitGraph.Turn?
-    /// The most slots `waiters` has used at once.
-    @usableFromInline
-    var slotsHighWater = 0
-
-    @usableFromInline
-    init() {}
 }
 
 /// A thread waiting for a ``DeliveryTurn``.
