@@ -57,7 +57,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     @inline(__always)
     public func _immediateOutcome() -> Result<Output?, Failure>? {
         guard let outcome = box.immediateOutcome else { return nil }
-        return unsafeDowncast(outcome, to: ImmediateOutcomeBox<Result<Output?, Failure>>.self).outcome
+        return unsafeDowncast(outcome, to: Box<Result<Output?, Failure>>.self).value
     }
 }
 
@@ -88,9 +88,10 @@ extension AnyPublisher {
 /// The abstract class that hides the wrapped publisher's type.
 @usableFromInline
 class PublisherBoxBase<Output, Failure: Error> {
-    /// The wrapped publisher's `_immediateOutcome()`, in an ``ImmediateOutcomeBox``, or nil. An
-    /// object rather than the outcome itself: a field of a type built from the generic
-    /// parameters would make the deinitializer, which runs unspecialised, look its metadata up.
+    /// The wrapped publisher's `_immediateOutcome()`, in a ``Box``, or nil. An object rather
+    /// than the outcome itself: a field of a type built from the generic parameters would make
+    /// the deinitializer, which runs unspecialised, look its metadata up; the box's one field
+    /// is its own generic parameter.
     @usableFromInline
     let immediateOutcome: AnyObject?
 
@@ -114,25 +115,11 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
     @inlinable
     init(_ base: Base) {
         self.base = base
-        super.init(immediateOutcome: base._immediateOutcome().map(ImmediateOutcomeBox.init))
+        super.init(immediateOutcome: base._immediateOutcome().map(Box.init))
     }
 
     @inlinable
     override func receive<S: Subscriber>(subscriber: S) where S.Input == Base.Output, S.Failure == Base.Failure {
         base.receive(subscriber: subscriber)
-    }
-}
-
-/// A publisher's immediate outcome, kept by ``PublisherBoxBase``. Generic over the outcome's
-/// whole type, so that its deinitializer finds the field's type among its own generic
-/// arguments instead of looking it up.
-@usableFromInline
-final class ImmediateOutcomeBox<Outcome> {
-    @usableFromInline
-    let outcome: Outcome
-
-    @inlinable
-    init(_ outcome: Outcome) {
-        self.outcome = outcome
     }
 }
