@@ -5,6 +5,13 @@ import PackageDescription
 // runnable (the examples, the retry simulation) lives in Examples/, and everything that needs a
 // dependency (the benchmark harness, OpenCombine as a peer, an HTTP server framework) lives in
 // Benchmarks/ or Examples/.
+// `.ci/run`'s release step sets STREAMS_RELEASE_SUBSET to build and run, in release mode, only the
+// suites whose subject is timing: the stress suite and the networking suite (real sockets and
+// cancels racing FoundationNetworking). The other suites run in debug and under ThreadSanitizer;
+// compiling them with whole-module optimisation as well took most of CI's time.
+let releaseSubset = Context.environment["STREAMS_RELEASE_SUBSET"] != nil
+let timingSuites: Set<String> = ["StreamsNetworkingTests", "StreamsStressTests"]
+
 let package = Package(
     name: "Streams",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -43,3 +50,7 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if releaseSubset {
+    package.targets.removeAll { $0.type == .test && !timingSuites.contains($0.name) }
+}
