@@ -109,4 +109,29 @@ struct AssignOwnershipTests {
         cancellable = nil
         #expect(released == nil)
     }
+
+    /// A value whose property writes through a `nonmutating set`: its key path is a
+    /// `ReferenceWritableKeyPath`, though the root is not a class.
+    private struct Handle {
+        let box: Target
+        var text: String {
+            get { box.text }
+            nonmutating set { box.text = newValue }
+        }
+    }
+
+    @Test func twoAndThreeTargetsOfAnyRootType() {
+        let first = Target()
+        let second = Target()
+        let subject = PassthroughSubject<String, Never>()
+        let two = subject.assign(to: \.text, on: Handle(box: first), and: \.other, on: second)
+        let three = subject.assign(
+            to: \.third, on: first, and: \.text, on: Handle(box: second), and: \.text, on: Handle(box: second))
+        subject.send("y")
+        #expect([first.text, first.third, second.other, second.text] == ["y", "y", "y", "y"])
+        two.cancel()
+        three.cancel()
+        subject.send("z")
+        #expect(first.text == "y")
+    }
 }

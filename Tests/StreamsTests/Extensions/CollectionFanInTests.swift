@@ -195,13 +195,20 @@ struct CollectionFanInTests {
 
     @Test func mergePassesOnEveryValueAsItArrives() {
         let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
-        let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = subjects.merge()
+        let merged: AnyPublisher<Int, Never> = subjects.merge()
         let subscriber = TestSubscriber<Int, Never>()
         merged.subscribe(subscriber)
         subjects[2].send(3)
         subjects[0].send(1)
         for subject in subjects { subject.send(completion: .finished) }
         #expect(subscriber.values == [3, 1])
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func mergeOfNoPublishersFinishesAtOnce() {
+        let subscriber = TestSubscriber<Int, Never>()
+        [PassthroughSubject<Int, Never>]().merge().subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
         #expect(subscriber.completions == [.finished])
     }
 

@@ -31,8 +31,9 @@ import Testing
             failing.ignoreFailure(setFailureType: CancellationErrorLike.self, completeImmediately: false)
         let toggled: Publishers.Map<PassthroughSubject<Bool, Never>, Bool> = flags.toggle()
         let mapped: Publishers.Map<PassthroughSubject<[Int], Never>, [String]> = lists.mapMany(String.init)
-        let filtered: Publishers.Map<PassthroughSubject<[Int], Never>, [Int]> = lists.filterMany { $0 > 0 }
+        let filtered: AnyPublisher<[Int], Never> = lists.filterMany { $0 > 0 }
         let numbered: Publishers.Enumerated<PassthroughSubject<Int, Never>> = numbers.enumerated(initial: 1)
+        let labelled: AnyPublisher<(index: Int, element: Int), Never> = numbered.eraseToAnyPublisher()
         let prefix: AnyPublisher<Int, Never> = numbers.prefix(while: { $0 < 10 }, behavior: .inclusive)
         let events: Publishers.Materialize<PassthroughSubject<Int, URLErrorLike>> = failing.materialize()
         let restored: Publishers.Dematerialize<Publishers.Materialize<PassthroughSubject<Int, URLErrorLike>>> =
@@ -46,7 +47,7 @@ import Testing
         let switched: Publishers.SwitchToLatest<Just<Int>, Publishers.Map<PassthroughSubject<Int, Never>, Just<Int>>> =
             numbers.flatMapLatest { Just($0) }
 
-        numbered.sink { print($0.offset, $0.output) }.store(in: &cancellables)
+        numbered.sink { print($0.index, $0.element) }.store(in: &cancellables)
         events.sink { event in
             switch event {
             case .value(let value): print(value)
@@ -55,7 +56,7 @@ import Testing
             }
         }.store(in: &cancellables)
         _ = (value, void, result, ignored, typed, quiet, retyped, toggled, mapped, filtered, prefix, restored)
-        _ = (values, failures, latest, windows, pairs, switched)
+        _ = (values, failures, latest, windows, pairs, switched, labelled)
 
         let label = Label()
         numbers.map(String.init).assign(to: \.text, on: label, ownership: .weak).store(in: &cancellables)
@@ -63,6 +64,10 @@ import Testing
             .store(in: &cancellables)
         numbers.map(String.init)
             .assign(to: \.text, on: label, and: \.title, on: label, and: \.caption, on: label, ownership: .strong)
+            .store(in: &cancellables)
+        numbers.map(String.init).assign(to: \.text, on: label, and: \.title, on: label).store(in: &cancellables)
+        numbers.map(String.init)
+            .assign(to: \.text, on: label, and: \.title, on: label, and: \.caption, on: label)
             .store(in: &cancellables)
         numbers.send(1)
         #expect([label.text, label.title, label.caption] == ["1", "1", "1"])
@@ -86,7 +91,7 @@ import Testing
         let zippedAll: AnyPublisher<[Int], Never> = [numbers, others].zip()
         let combined: AnyPublisher<[Int], Never> = numbers.combineLatest(with: others, others)
         let combinedAll: AnyPublisher<[Int], Never> = [numbers, others].combineLatest()
-        let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = [numbers, others].merge()
+        let merged: AnyPublisher<Int, Never> = [numbers, others].merge()
         let selected: Publishers.WithLatestFrom<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>, String> =
             numbers.withLatestFrom(names) { "\($0)\($1)" }
         let two:
@@ -94,7 +99,7 @@ import Testing
                 PassthroughSubject<Int, Never>, AnyPublisher<(String, Bool), Never>, (String, Bool)
             > = numbers.withLatestFrom(names, flags)
         let three = numbers.withLatestFrom(names, flags, others) { $1.0 + "\($1.1)\($1.2)\($0)" }
-        let concatenated = numbers.concatMap { Just($0) }
+        let concatenated: Publishers.ConcatMap<Just<Int>, PassthroughSubject<Int, Never>> = numbers.concatMap { Just($0) }
         let batches: AnyPublisher<[Int], Never> = [Just(1), Just(2), Just(3)].flatMapBatches(of: 2)
         let retried = failing.retryWhen { failures in failures.map { _ in () } }
         let early: AnyPublisher<Int, Never> = numbers.prefix(duration: .seconds(1), on: DispatchQueue.main)
@@ -110,12 +115,17 @@ import Testing
             subscriber.send(completion: .finished)
             return AnyCancellable {}
         }
+        let initialized = AnyPublisher<Int, Never> { subscriber in
+            subscriber.send(3)
+            return AnyCancellable {}
+        }
         let createdType = Publishers.Create<Int, Never> { subscriber in
             subscriber.send(2)
             return AnyCancellable {}
         }
         _ = (raced, racedMany, racedAll, zipped, zippedAll, combined, combinedAll, merged, selected, two, three)
         _ = (concatenated, retried, early, earlyWithOptions, unique, uniqueBy, parts, evens, odds, createdType)
+        _ = initialized
 
         var received: [[Int]] = []
         batches.sink { received.append($0) }.store(in: &cancellables)

@@ -19,10 +19,14 @@ struct ConcatMapTests {
         #expect(subscriber.events.first == .subscription("FlatMap"))
     }
 
-    @Test func isFlatMapWithOnePublisherAtATime() {
+    @Test func returnsCombineExtsConcatMapType() {
         let upstream = PassthroughSubject<Int, Never>()
-        let composed: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = upstream.concatMap { Just($0) }
-        #expect(composed.maxPublishers == .max(1))
+        let composed: Publishers.ConcatMap<Just<Int>, PassthroughSubject<Int, Never>> = upstream.concatMap { Just($0 * 2) }
+        #expect(composed.upstream === upstream)
+        let subscriber = TestSubscriber<Int, Never>()
+        Publishers.ConcatMap(upstream: [1, 2].publisher, transform: { Just($0 * 10) }).subscribe(subscriber)
+        #expect(subscriber.values == [10, 20])
+        #expect(subscriber.events.first == .subscription("FlatMap"))
     }
 
     @Test func theUpstreamIsAskedForOneValueAndTheNextWhenItsInnerFinishes() {

@@ -18,6 +18,25 @@ struct CreateTests {
         #expect(String(describing: subscriber.subscription!) == "Create")
     }
 
+    @Test func theInitializerFormIsCreate() {
+        // CombineExt's `AnyPublisher<Output, Failure> { subscriber in ... }`.
+        let cancels = Log<Void>()
+        let subscriber = TestSubscriber<String, TestError>(initialDemand: .max(1))
+        let greetings = AnyPublisher<String, TestError> { subscriber in
+            subscriber.send("Hello")
+            subscriber.send("World")
+            subscriber.send(completion: .failure(.oops))
+            return AnyCancellable { cancels.append(()) }
+        }
+        greetings.subscribe(subscriber)
+        #expect(subscriber.values == ["Hello"])
+        #expect(String(describing: subscriber.subscription!) == "Create")
+        subscriber.request(.max(1))
+        #expect(subscriber.values == ["Hello", "World"])
+        #expect(subscriber.completions == [.failure(.oops)])
+        #expect(cancels.items.count == 1)
+    }
+
     @Test func theFactoryRunsForEverySubscriber() {
         let runs = Log<Int>()
         let publisher = Publishers.Create<Int, Never> { subscriber in

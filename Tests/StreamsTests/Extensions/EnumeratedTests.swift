@@ -4,12 +4,12 @@ import Testing
 
 @Suite("enumerated(initial:)")
 struct EnumeratedTests {
-    private func pairs(_ subscriber: TestSubscriber<(offset: Int, output: String), TestError>) -> [String] {
-        subscriber.values.map { "\($0.offset)\($0.output)" }
+    private func pairs(_ subscriber: TestSubscriber<(index: Int, element: String), TestError>) -> [String] {
+        subscriber.values.map { "\($0.index)\($0.element)" }
     }
 
     @Test func numbersFromZeroByDefault() {
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>()
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>()
         ["a", "b", "c"].publisher.setFailureType(to: TestError.self).enumerated().subscribe(subscriber)
         #expect(pairs(subscriber) == ["0a", "1b", "2c"])
         #expect(subscriber.completion == .finished)
@@ -17,22 +17,22 @@ struct EnumeratedTests {
     }
 
     @Test func numbersFromInitial() {
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>()
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>()
         ["a", "b"].publisher.setFailureType(to: TestError.self).enumerated(initial: -1).subscribe(subscriber)
         #expect(pairs(subscriber) == ["-1a", "0b"])
     }
 
-    @Test func theTupleLabelsAreOffsetAndOutput() {
+    @Test func theTupleLabelsAreIndexAndElementAsInCombineExt() {
         var seen: [String] = []
-        let cancellable = Publishers.Enumerated(upstream: Just("x"), initial: 5).sink { seen.append("\($0.offset):\($0.output)") }
+        let cancellable = Publishers.Enumerated(upstream: Just("x"), initial: 5).sink { seen.append("\($0.index):\($0.element)") }
         #expect(seen == ["5:x"])
         cancellable.cancel()
     }
 
     @Test func eachSubscriptionCountsOnItsOwn() {
         let numbered = ["a", "b"].publisher.setFailureType(to: TestError.self).enumerated(initial: 1)
-        let first = TestSubscriber<(offset: Int, output: String), TestError>()
-        let second = TestSubscriber<(offset: Int, output: String), TestError>()
+        let first = TestSubscriber<(index: Int, element: String), TestError>()
+        let second = TestSubscriber<(index: Int, element: String), TestError>()
         numbered.subscribe(first)
         numbered.subscribe(second)
         #expect(pairs(first) == ["1a", "2b"])
@@ -41,7 +41,7 @@ struct EnumeratedTests {
 
     @Test func demandPassesThrough() {
         let upstream = ManualUpstream<String, TestError>(failure: .oops) { "v\($0)" }
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>(initialDemand: .max(2), demandPerValue: .max(1))
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>(initialDemand: .max(2), demandPerValue: .max(1))
         upstream.enumerated().subscribe(subscriber)
         #expect(upstream.subscriptions.last?.requests == [.max(2)])
         #expect(upstream.send(1) == .max(1))
@@ -51,7 +51,7 @@ struct EnumeratedTests {
 
     @Test func failurePassesThrough() {
         let subject = PassthroughSubject<String, TestError>()
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>()
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>()
         subject.enumerated().subscribe(subscriber)
         subject.send("a")
         subject.send(completion: .failure(.oops))
@@ -63,7 +63,7 @@ struct EnumeratedTests {
     @Test func nothingAfterCancel() {
         let upstream = ManualUpstream<String, TestError>(failure: .oops) { "v\($0)" }
         upstream.ignoresCancel = true
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>()
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>()
         upstream.enumerated().subscribe(subscriber)
         upstream.send(1)
         subscriber.cancel()
@@ -76,7 +76,7 @@ struct EnumeratedTests {
 
     @Test func aSecondSubscriptionIsCancelled() {
         let upstream = ManualUpstream<String, TestError>(failure: .oops) { "v\($0)" }
-        let subscriber = TestSubscriber<(offset: Int, output: String), TestError>()
+        let subscriber = TestSubscriber<(index: Int, element: String), TestError>()
         upstream.enumerated().subscribe(subscriber)
         #expect(upstream.sendSecondSubscription().cancels == 1)
         #expect(subscriber.subscriptionCount == 1)
@@ -84,16 +84,16 @@ struct EnumeratedTests {
 
     @Test func countsExactlyUnderConcurrentSends() async {
         // Values arriving on several threads at once (an upstream breaking the one-at-a-time
-        // rule) still get distinct offsets, each once.
+        // rule) still get distinct indices, each once.
         let subject = PassthroughSubject<Int, Never>()
-        let offsets = Locked<[Int]>([])
-        let cancellable = subject.enumerated().sink { pair in offsets.withLock { $0.append(pair.offset) } }
+        let indices = Locked<[Int]>([])
+        let cancellable = subject.enumerated().sink { pair in indices.withLock { $0.append(pair.index) } }
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<4 {
                 group.addTask { for value in 0..<250 { subject.send(task * 1000 + value) } }
             }
         }
         cancellable.cancel()
-        #expect(offsets.withLock { $0.sorted() } == Array(0..<1000))
+        #expect(indices.withLock { $0.sorted() } == Array(0..<1000))
     }
 }

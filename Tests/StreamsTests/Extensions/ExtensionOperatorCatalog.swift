@@ -29,6 +29,10 @@ let extensionOperatorCatalog: [OperatorEntry] = {
         OperatorEntry("ignoreOutput(setOutputType:)", .named("IgnoreOutput", children: none), passThrough: true) { h in
             h.ints.ignoreOutput(setOutputType: String.self).contract()
         },
+        // `setOutputType(to:)` needs an upstream that never sends a value: `ignoreOutput` makes one.
+        OperatorEntry("setOutputType(to:)", .named("IgnoreOutput", children: none), passThrough: true) { h in
+            h.ints.ignoreOutput().setOutputType(to: String.self).contract()
+        },
         OperatorEntry("mapToResult", .named("AsResult", children: none)) { h in h.ints.mapToResult().contract() },
         OperatorEntry("ignoreFailure", .named("Catch", children: ["downstream", "demand"])) { h in
             h.ints.ignoreFailure().contract()
@@ -41,7 +45,7 @@ let extensionOperatorCatalog: [OperatorEntry] = {
                 }, behavior: .inclusive
             ).contract()
         },
-        OperatorEntry("enumerated", .named("Enumerated", children: ["downstream", "offset"])) { h in
+        OperatorEntry("enumerated", .named("Enumerated", children: ["downstream", "index"])) { h in
             h.ints.enumerated().contract()
         },
         OperatorEntry("materialize", .named("Materialize", children: none)) { h in h.ints.materialize().contract() },

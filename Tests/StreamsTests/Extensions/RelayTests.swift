@@ -73,6 +73,8 @@ struct RelayTests {
     }
 
     @Test func oneRelaySubscribesAnother() {
+        // CombineExt's case: the passthrough relay asks the current-value relay for values only
+        // once it has a subscriber that asked, so that subscriber gets the value held first.
         let input = CurrentValueRelay("initial")
         let output = PassthroughRelay<String>()
         let link = input.subscribe(output)
@@ -80,10 +82,65 @@ struct RelayTests {
         output.subscribe(subscriber)
         input.accept("1")
         input.accept("2")
-        #expect(subscriber.values == ["1", "2"])
+        #expect(subscriber.values == ["initial", "1", "2"])
         link.cancel()
         input.accept("3")
-        #expect(subscriber.values == ["1", "2"])
+        #expect(subscriber.values == ["initial", "1", "2"])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func twoCurrentValueRelaysLinkedSendTheValueHeldOnce() {
+        let input = CurrentValueRelay("initial")
+        let output = CurrentValueRelay("other")
+        let link = input.subscribe(output)
+        let subscriber = TestSubscriber<String, Never>()
+        output.subscribe(subscriber)
+        input.accept("1")
+        #expect(subscriber.values == ["initial", "1"])
+        link.cancel()
+    }
+
+    @Test func aPassthroughRelayAsksAnAttachedPublisherOnceOneOfItsSubscribersAsks() {
+        let upstream = ManualUpstream<Int, Never>(failure: nil) { $0 }
+        let relay = PassthroughRelay<Int>()
+        let attachment = relay.subscribe(upstream)
+        #expect(upstream.subscriptions.count == 1)
+        #expect(upstream.subscriptions[0].requests.isEmpty)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
+        relay.subscribe(subscriber)
+        #expect(upstream.subscriptions[0].requests.isEmpty)
+        subscriber.request(.max(1))
+        #expect(upstream.subscriptions[0].requests == [.unlimited])
+        _ = upstream.send(1)
+        #expect(subscriber.values == [1])
+        attachment.cancel()
+        #expect(upstream.subscriptions[0].cancels == 1)
+    }
+
+    @Test func aSequenceAttachedBeforeAnySubscriberWaitsForOne() {
+        let relay = PassthroughRelay<Int>()
+        let attachment = [1, 2, 3].publisher.subscribe(relay)
+        let subscriber = TestSubscriber<Int, Never>()
+        relay.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3])
+        #expect(subscriber.completion == nil)
+        relay.accept(4)
+        #expect(subscriber.values == [1, 2, 3, 4])
+        attachment.cancel()
+    }
+
+    @Test func aCurrentValueRelayAsksAnAttachedPublisherAtOnce() {
+        let upstream = ManualUpstream<Int, Never>(failure: nil) { $0 }
+        let relay = CurrentValueRelay(0)
+        let attachment = relay.subscribe(upstream)
+        #expect(upstream.subscriptions.count == 1)
+        #expect(upstream.subscriptions[0].requests == [.unlimited])
+        _ = upstream.send(5)
+        #expect(relay.value == 5)
+        upstream.finish()
+        relay.accept(6)
+        #expect(relay.value == 6)
+        attachment.cancel()
     }
 
     @Test func oneRelaySubscribesAnotherInGenericCode() {

@@ -1,6 +1,7 @@
 extension Collection where Element: Publisher {
     /// Passes on the values of every publisher of the collection as they arrive. CombineExt's
-    /// `merge()`; the same as `Publishers.MergeMany(collection)`.
+    /// `merge()`, typed `AnyPublisher` as CombineExt declares it; the same as
+    /// `Publishers.MergeMany(collection)`. An empty collection finishes at once.
     ///
     /// ```
     /// a:      -1---2--|
@@ -12,7 +13,7 @@ extension Collection where Element: Publisher {
     /// let anyTap = buttons.map(\.taps).merge()
     /// ```
     @inlinable
-    public func merge() -> Publishers.MergeMany<Element> {
-        Publishers.MergeMany(self)
+    public func merge() -> AnyPublisher<Element.Output, Element.Failure> {
+        Publishers.MergeMany(self).eraseToAnyPublisher()
     }
 }

@@ -25,7 +25,7 @@ extension Publisher {
     @inlinable
     public func concatMap<P: Publisher>(
         _ transform: @escaping (Output) -> P
-    ) -> Publishers.FlatMap<P, Self> where P.Failure == Failure {
-        flatMap(maxPublishers: .max(1), transform)
+    ) -> Publishers.ConcatMap<P, Self> where P.Failure == Failure {
+        Publishers.ConcatMap(upstream: self, transform: transform)
     }
 }

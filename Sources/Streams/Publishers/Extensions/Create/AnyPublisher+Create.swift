@@ -24,4 +24,19 @@ extension AnyPublisher {
     ) -> AnyPublisher<Output, Failure> {
         Publishers.Create(factory: factory).eraseToAnyPublisher()
     }
+
+    /// Makes a publisher from a closure run for every subscriber, as ``create(_:)`` does; the
+    /// initializer form CombineExt also offers. Same buffering and cancellation rules.
+    ///
+    /// ```swift
+    /// let greetings = AnyPublisher<String, Never> { subscriber in
+    ///     subscriber.send("Hello")
+    ///     subscriber.send(completion: .finished)
+    ///     return AnyCancellable {}
+    /// }
+    /// ```
+    @inlinable
+    public init(_ factory: @escaping Publishers.Create<Output, Failure>.SubscriberHandler) {
+        self = Publishers.Create(factory: factory).eraseToAnyPublisher()
+    }
 }

@@ -4,11 +4,11 @@
 /// Phases:
 /// - `awaitingSubscription(downstream)`: the upstream's subscription → `subscribed`; a `cancel()`
 ///   → `terminated` (a subscription arriving later is cancelled).
-/// - `subscribed(downstream, upstream)`: each value takes the next offset; the upstream's
+/// - `subscribed(downstream, upstream)`: each value takes the next index; the upstream's
 ///   completion or a `cancel()` → `terminated`.
 /// - `terminated`: completed or cancelled; the downstream has been let go, everything is ignored.
 ///
-/// The next offset sits beside the phase: it changes on every value, and a payload holding the
+/// The next index sits beside the phase: it changes on every value, and a payload holding the
 /// upstream subscription would be copied in and out to change it.
 @usableFromInline
 struct EnumeratedStateMachine<Downstream: Subscriber> {
@@ -21,7 +21,7 @@ struct EnumeratedStateMachine<Downstream: Subscriber> {
 
     @usableFromInline
     var phase: Phase
-    /// The offset the next value gets.
+    /// The index the next value gets.
     @usableFromInline
     var next: Int
 
@@ -48,8 +48,8 @@ struct EnumeratedStateMachine<Downstream: Subscriber> {
 
     @usableFromInline
     enum ReceiveValueAction {
-        /// Send the value downstream with this offset.
-        case deliver(Box<Downstream>, offset: Int)
+        /// Send the value downstream with this index.
+        case deliver(Box<Downstream>, index: Int)
         /// Before the subscription or after the end: ignore the value.
         case none
     }
@@ -58,7 +58,7 @@ struct EnumeratedStateMachine<Downstream: Subscriber> {
     mutating func receiveValue() -> ReceiveValueAction {
         guard case .subscribed(let downstream, _) = phase else { return .none }
         defer { next += 1 }
-        return .deliver(downstream, offset: next)
+        return .deliver(downstream, index: next)
     }
 
     @usableFromInline

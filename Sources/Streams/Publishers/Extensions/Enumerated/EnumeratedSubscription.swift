@@ -1,12 +1,12 @@
 /// The subscription of `enumerated(initial:)`, with its state in an ``EnumeratedStateMachine``.
 ///
-/// Demand passes through to the upstream; each value leaves the lock with its offset and goes
+/// Demand passes through to the upstream; each value leaves the lock with its index and goes
 /// downstream outside it. The count is per subscription, and the lock makes it exact even for an
 /// upstream that breaks the rule of sending values one at a time.
 @usableFromInline
 final class EnumeratedSubscription<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where Downstream.Input == (offset: Int, output: Input) {
+where Downstream.Input == (index: Int, element: Input) {
     @usableFromInline
     let state: LockedState<EnumeratedStateMachine<Downstream>>
 
@@ -28,8 +28,8 @@ where Downstream.Input == (offset: Int, output: Input) {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         switch state.withLock({ $0.receiveValue() }) {
-        case .deliver(let downstream, let offset):
-            return downstream.value.receive((offset: offset, output: input))
+        case .deliver(let downstream, let index):
+            return downstream.value.receive((index: index, element: input))
         case .none:
             return .none
         }
@@ -72,7 +72,7 @@ where Downstream.Input == (offset: Int, output: Input) {
     @usableFromInline
     var customMirror: Mirror {
         let (downstream, next) = state.withLock { ($0.downstream, $0.next) }
-        return Mirror(self, children: ["downstream": downstream as Any, "offset": next])
+        return Mirror(self, children: ["downstream": downstream as Any, "index": next])
     }
 
     @usableFromInline

@@ -7,7 +7,7 @@ extension Publisher {
     /// ```swift
     /// let cancellable = ["a", "b", "c"].publisher
     ///     .enumerated(initial: 1)
-    ///     .sink { print($0.offset, $0.output) }   // 1 a, 2 b, 3 c
+    ///     .sink { print($0.index, $0.element) }   // 1 a, 2 b, 3 c
     /// ```
     @inlinable
     public func enumerated(initial: Int = 0) -> Publishers.Enumerated<Self> {
@@ -21,11 +21,11 @@ extension Publishers {
     ///
     /// ```swift
     /// let numbered = Publishers.Enumerated(upstream: ["a", "b"].publisher, initial: 1)
-    /// // (offset: 1, output: "a"), (offset: 2, output: "b")
+    /// // (index: 1, element: "a"), (index: 2, element: "b")
     /// ```
     public struct Enumerated<Upstream: Publisher>: Publisher {
         /// The position of a value, and the value.
-        public typealias Output = (offset: Int, output: Upstream.Output)
+        public typealias Output = (index: Int, element: Upstream.Output)
         /// The upstream's failure.
         public typealias Failure = Upstream.Failure
 

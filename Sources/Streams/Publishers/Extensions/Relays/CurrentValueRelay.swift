@@ -53,15 +53,15 @@ public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
         storage.send(value)
     }
 
-    /// Accepts `publisher`'s values, asking it for all of them, until the result is cancelled;
-    /// its completion is ignored.
+    /// Accepts `publisher`'s values until the result is cancelled; its completion is ignored.
+    /// As a `CurrentValueSubject` attached with `subscribe(_:)`, the relay asks `publisher` for
+    /// all its values at once, so its value follows `publisher` even with no subscriber.
     ///
     /// ```swift
     /// let attachment = relay.subscribe(model.$title)   // relay follows the title
     /// ```
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
-        let storage = self.storage
-        return publisher.sink { storage.send($0) }
+        publisher.subscribe(RelayInlet(storage))
     }
 
     /// Attaches this relay to `relay`, which accepts this one's current value and every value it

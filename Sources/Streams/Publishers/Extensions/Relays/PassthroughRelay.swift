@@ -41,15 +41,16 @@ public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
         storage.send(value)
     }
 
-    /// Accepts `publisher`'s values, asking it for all of them, until the result is cancelled;
-    /// its completion is ignored.
+    /// Accepts `publisher`'s values until the result is cancelled; its completion is ignored.
+    /// As a `PassthroughSubject` attached with `subscribe(_:)`, the relay asks `publisher` for
+    /// values (all of them) only once one of its own subscribers has asked for values, so what a
+    /// lazy publisher (a `CurrentValueRelay`, a sequence) has to send waits for that subscriber.
     ///
     /// ```swift
     /// let attachment = relay.subscribe(["a", "b"].publisher)   // relay sends "a", "b"
     /// ```
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Output, P.Failure == Never {
-        let storage = self.storage
-        return publisher.sink { storage.send($0) }
+        publisher.subscribe(RelayInlet(storage))
     }
 
     /// Attaches this relay to `relay`, which accepts this one's values from now on.
