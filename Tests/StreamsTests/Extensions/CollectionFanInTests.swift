@@ -19,6 +19,22 @@ struct CollectionFanInTests {
         #expect(String(describing: subscriber.subscription!) == "CombineLatest")
     }
 
+    @Test func anArrayTheDownstreamKeepsIsNotChangedByLaterValues() {
+        // The operator keeps one typed array and sets a slot per value; an array already
+        // delivered and still kept downstream is a value, not a view of that array.
+        let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        var kept: [[Int]] = []
+        let cancellable = subjects.combineLatest().sink { kept.append($0) }
+        for (index, subject) in subjects.enumerated() { subject.send(index) }
+        let first = kept[0]
+        subjects[1].send(10)
+        subjects[1].send(11)
+        subjects[2].send(12)
+        #expect(first == [0, 1, 2])
+        #expect(kept == [[0, 1, 2], [0, 10, 2], [0, 11, 2], [0, 11, 12]])
+        cancellable.cancel()
+    }
+
     @Test func combineLatestFinishesWhenAllHaveFinishedAndFailsOnTheFirstFailure() {
         let subjects = (0..<2).map { _ in PassthroughSubject<Int, TestError>() }
         let finished = TestSubscriber<[Int], TestError>()

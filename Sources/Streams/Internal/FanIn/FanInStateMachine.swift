@@ -66,10 +66,12 @@ struct FanInStateMachine {
     @usableFromInline
     var delivery: Delivery?
 
+    /// A machine for `count` upstreams; `keepsLatest` false when the operator keeps
+    /// `combineLatest`'s values itself.
     @inlinable
-    init(mode: Mode, count: Int) {
+    init(mode: Mode, count: Int, keepsLatest: Bool = true) {
         self.mode = mode
-        let table = UpstreamTable(count: count, mode: mode)
+        let table = UpstreamTable(count: count, mode: mode, keepsLatest: keepsLatest)
         phase = mode == .zip ? .awaitingSubscription(table) : .subscribed(table)
     }
 
@@ -130,7 +132,8 @@ struct FanInStateMachine {
     }
 
     /// `combineLatest`: upstream `index` sent `value`. The latest values, once every upstream
-    /// has sent one, to build the output from; nil for no output.
+    /// has sent one, to build the output from (empty if the operator keeps them); nil for no
+    /// output.
     @inlinable
     mutating func receivedLatest(_ value: Any, at index: Int) -> [Any]? {
         switch phase {

@@ -31,6 +31,12 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Builds a tuple from the values of the upstreams in order; nil for `merge`.
     @usableFromInline
     let combine: (([Any]) -> Downstream.Input)?
+    /// A collection's `combineLatest`: keeps upstream `index`'s latest value itself, typed, so
+    /// that a value sets one slot instead of the table's type-erased one, and `combine` hands
+    /// on the array it keeps instead of casting every value back (``LatestValues``). Called
+    /// under the outlet's lock; nil for the other operators.
+    @usableFromInline
+    let keep: ((Any, Int) -> Void)?
     /// Holds the ``FanInStateMachine`` under its lock. A `var` only because its `onDemand`
     /// captures `self`: written once, in `init`, and only read afterwards.
     @usableFromInline
@@ -40,13 +46,14 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     init(
         name: String, mode: FanInStateMachine.Mode, count: Int, downstream: Downstream,
-        combine: (([Any]) -> Downstream.Input)?
+        combine: (([Any]) -> Downstream.Input)?, keep: ((Any, Int) -> Void)? = nil
     ) {
         self.name = name
         self.mode = mode
         self.combine = combine
+        self.keep = keep
         outlet = Outlet(
-            downstream: downstream, fanIn: FanInStateMachine(mode: mode, count: count),
+            downstream: downstream, fanIn: FanInStateMachine(mode: mode, count: count, keepsLatest: keep == nil),
             onDemand: { [unowned self] in self.forward($0) })
     }
 
@@ -102,7 +109,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func receiveLatest(_ value: Any, at index: Int) {
         outlet.send(dropWithoutDemand: true) { fanIn in
-            fanIn.receivedLatest(value, at: index).map(combine!)
+            let latest = fanIn.receivedLatest(value, at: index)
+            keep?(value, index)
+            return latest.map(combine!)
         }
     }
 

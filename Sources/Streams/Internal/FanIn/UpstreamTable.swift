@@ -25,7 +25,8 @@ struct UpstreamTable {
     /// Rows `finished`.
     @usableFromInline
     var finishedCount = 0
-    /// `combineLatest`: the latest value of each upstream; `()` until it sent one.
+    /// `combineLatest`: the latest value of each upstream; `()` until it sent one. Empty when
+    /// the operator keeps the values itself (a collection's `combineLatest`, ``LatestValues``).
     @usableFromInline
     var latest: [Any]
     /// `combineLatest`: which upstreams have sent a value.
@@ -42,12 +43,13 @@ struct UpstreamTable {
     @usableFromInline
     var queues: [[Any]]
 
-    /// A table of `count` upstreams that keeps what `mode` needs.
+    /// A table of `count` upstreams that keeps what `mode` needs; `combineLatest`'s values only
+    /// if `keepsLatest`.
     @inlinable
-    init(count: Int, mode: FanInStateMachine.Mode) {
+    init(count: Int, mode: FanInStateMachine.Mode, keepsLatest: Bool = true) {
         rows = Array(repeating: .awaiting, count: count)
         awaitingCount = count
-        latest = mode == .latest ? Array(repeating: (), count: count) : []
+        latest = mode == .latest && keepsLatest ? Array(repeating: (), count: count) : []
         hasLatest = mode == .latest ? Array(repeating: false, count: count) : []
         missing = mode == .merge ? 0 : count
         queues = mode == .zip ? Array(repeating: [], count: count) : []
@@ -75,10 +77,11 @@ struct UpstreamTable {
         return true
     }
 
-    /// Records `value` as the latest of upstream `index`; true once every upstream has one.
+    /// Records `value` as the latest of upstream `index` (unless the operator keeps the values
+    /// itself); true once every upstream has one.
     @inlinable
     mutating func recordLatest(_ value: Any, at index: Int) -> Bool {
-        latest[index] = value
+        if !latest.isEmpty { latest[index] = value }
         if missing > 0, !hasLatest[index] {
             hasLatest[index] = true
             missing -= 1

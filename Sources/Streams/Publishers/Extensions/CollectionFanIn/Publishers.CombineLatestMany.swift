@@ -29,9 +29,11 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let publishers = self.publishers
+            let latest = LatestValues<Upstream.Output>(count: publishers.count)
             FanInSubscription(
                 name: "CombineLatest", mode: .latest, count: publishers.count, downstream: subscriber,
-                combine: { values in values.map { $0 as! Upstream.Output } }
+                combine: { _ in latest.combined() },
+                keep: { value, index in latest.keep(value as! Upstream.Output, at: index) }
             ).start { combining in
                 for index in publishers.indices { combining.attach(publishers[index], at: index) }
             }

@@ -1,0 +1,53 @@
+/// The latest value of each upstream of a collection's `combineLatest`, kept typed: a value sets
+/// one slot, and the combined array is the kept array itself, handed on without being rebuilt.
+/// A value therefore costs the same with 10 upstreams as with 10,000, once the downstream has let
+/// go of the previous array (if it keeps it, the next value copies the array once).
+///
+/// Reached only under the lock of the ``FanInSubscription``'s outlet (its `keep` and `combine`
+/// closures), like the table it stands in for.
+///
+/// ```swift
+/// let latest = LatestValues<Int>(count: 2)
+/// latest.keep(1, at: 0)
+/// latest.keep(2, at: 1)
+/// latest.combined()   // [1, 2]
+/// ```
+@usableFromInline
+final class LatestValues<Value> {
+    /// The values received until every upstream has sent one.
+    @usableFromInline
+    var pending: [Value?]
+    /// Every upstream's latest value, once each has sent one.
+    @usableFromInline
+    var values: [Value] = []
+    /// Whether `values` holds every upstream's value.
+    @usableFromInline
+    var complete = false
+
+    /// Room for `count` upstreams, none of which has sent a value.
+    @inlinable
+    init(count: Int) {
+        pending = Array(repeating: nil, count: count)
+    }
+
+    /// Keeps `value` as the latest of upstream `index`.
+    @inlinable
+    func keep(_ value: Value, at index: Int) {
+        if complete {
+            values[index] = value
+        } else {
+            pending[index] = value
+        }
+    }
+
+    /// The latest values in the upstreams' order; call only once every upstream has sent one.
+    @inlinable
+    func combined() -> [Value] {
+        if !complete {
+            values = pending.map { $0! }
+            pending = []
+            complete = true
+        }
+        return values
+    }
+}
