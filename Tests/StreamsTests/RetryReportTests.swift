@@ -218,6 +218,26 @@ struct RetryReportTests {
         #expect(subscriber.failure == .circuitOpen(CircuitOpenError(state: .isolated, retryAfter: nil)))
     }
 
+    @Test func anOpenCircuitWhoseBreakIsOverTheLimitIsReportedAsSuch() {
+        let scheduler = TestScheduler()
+        let breaker = CircuitBreaker(
+            .init(failureRatio: 1, window: .count(10), minimumThroughput: 1, breakDuration: .seconds(120)))
+        var reports: [RetryReport<ResilienceError<Flaky>>] = []
+        let subscriber = TestSubscriber<Int, ResilienceError<Flaky>>()
+        Stream(scheduler: scheduler).publisher
+            .circuitBreaker(breaker, scheduler: scheduler)
+            .retry(
+                3, backoff: .immediate, retryAfterLimit: .seconds(30), scheduler: scheduler, onGiveUp: { reports.append($0) }
+            )
+            .subscribe(subscriber)
+        scheduler.advance(by: .seconds(600))
+        // The first failure opens the circuit for 120 s; the retry's attempt is refused with
+        // that hint, longer than the 30 s limit: a refusal, not a server's hint over the limit.
+        #expect(reports.map(\.reason) == [.circuitOpen])
+        #expect(reports.map(\.attempts) == [2])
+        #expect(subscriber.failure == .circuitOpen(CircuitOpenError(state: .open, retryAfter: .seconds(120))))
+    }
+
     @Test func aFinishedStreamReportsNothing() {
         let scheduler = TestScheduler()
         let (reports, delivered) = giveUp(Stream(scheduler: scheduler, finishes: { $0 == 2 }), scheduler) {

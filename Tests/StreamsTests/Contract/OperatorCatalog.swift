@@ -470,7 +470,7 @@ let operatorCatalog: [OperatorEntry] = {
         // they deliver from a `Task` on the global executor, which `settle()` cannot run: each
         // check would have to wait on real time. Their own suites (FromAsyncTests,
         // FromAsyncSequenceTests) check cancel, release and demand from inside receive.
-    ] + extensionOperatorCatalog + flatteningAndRacingCatalog
+    ] + extensionOperatorCatalog + flatteningAndRacingCatalog + chaosOperatorCatalog
 }()
 
 /// A text stream that drops what it is given, for `print` in the contract suite.

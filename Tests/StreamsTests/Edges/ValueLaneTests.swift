@@ -91,6 +91,27 @@ import Testing
         #expect(downstream.object == nil)
     }
 
+    /// A value that arrives after the close, while the delivery that saw the close is still
+    /// under way, is counted and turned away: the last delivery out lets the downstream go, once.
+    @Test func aValueAfterTheCloseDuringADeliveryIsTurnedAwayAndLetsGoNothingTwice() {
+        let (lane, downstream) = Self.trackedLane()
+        var lateTurnedAway = false
+        var heldAfterLate = false
+        lane.open()
+        downstream.object?.onValue = { [unowned lane] _ in
+            lane.close()
+            lateTurnedAway = lane.deliver(2) == nil
+            heldAfterLate = downstream.object != nil
+        }
+        #expect(lane.deliver(1) == .max(1))
+        #expect(lateTurnedAway)
+        #expect(heldAfterLate)
+        #expect(downstream.object == nil)
+        // Later values look in and go away without letting anything go again.
+        #expect(lane.deliver(3) == nil)
+        #expect(lane.deliver(4) == nil)
+    }
+
     /// A downstream that asks for more inside `receive(_:)` may get the next value before it
     /// returns: the nested delivery passes, and a close inside it waits for the outer one.
     @Test func nestedDeliveriesPassAndTheOutermostLetsGo() {

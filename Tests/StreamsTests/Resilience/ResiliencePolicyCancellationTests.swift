@@ -18,9 +18,9 @@ struct ResiliencePolicyCancellationTests {
     /// Runs `reply` through a fresh pipeline, lets `before` pass, cancels, then runs the clock
     /// on: returns the pipeline, the backend and the subscriber.
     func cancel(
-        after seconds: Int, replies: [BackendReply], occupy: Bool = false, policy: ResiliencePolicy = Self.policy
+        after seconds: Int, replies: [BackendReply], occupy: Bool = false, policy: ResiliencePolicy = Self.policy,
+        scheduler: TestScheduler = TestScheduler()
     ) -> (ResiliencePipeline, ScriptedBackend, Guarded, ResilienceTimeline) {
-        let scheduler = TestScheduler()
         let timeline = ResilienceTimeline(scheduler: scheduler)
         let pipeline = ResiliencePipeline(policy, events: timeline.events)
         let backend = ScriptedBackend(replies, scheduler: scheduler)
@@ -74,5 +74,36 @@ struct ResiliencePolicyCancellationTests {
         #expect(backend.callCount == 1)
         // Both retries were paid for when they were scheduled.
         #expect(pipeline.retryBudget?.available == 490)
+    }
+
+    @Test func whileAHedgeIsRacing() {
+        var policy = Self.policy
+        policy.hedging = Hedging(maxAttempts: 3, delay: .seconds(1))
+        let (pipeline, backend, _, timeline) = cancel(after: 1, replies: [.hang], policy: policy)
+        // Two attempts race at 1 s; neither the third hedge (2 s) nor their timeouts (10 s, 11 s) follow.
+        #expect(timeline.entries == ["1 s: hedge 2 started"])
+        #expect(backend.callCount == 2)
+        // Cancelled calls count as nothing to the breaker; the hedge that was made keeps its cost.
+        #expect(pipeline.circuitBreaker?.currentState == .closed)
+        #expect(pipeline.retryBudget?.available == 495)
+    }
+
+    @Test func whileWaitingForARateLimitersToken() {
+        var policy = Self.policy
+        policy.rateLimit = .init(permits: 1, per: .seconds(1000), maxWait: .seconds(1000))
+        let scheduler = TestScheduler()
+        // The blocker takes the only token at 0 s; the call waits for the next (1000 s) and is
+        // cancelled at 1 s.
+        let (pipeline, backend, _, _) = cancel(
+            after: 1, replies: [.hang], occupy: true, policy: policy, scheduler: scheduler)
+        #expect(backend.callCount == 1)
+        // The token it waited for was given back: a call at 121 s gets it at 1000 s, within its
+        // wait, where it would otherwise wait for the one after (2000 s) and be refused.
+        let next = Guarded()
+        backend.publisher.resilient(pipeline, scheduler: scheduler).subscribe(next)
+        #expect(next.completion == nil)
+        scheduler.advance(to: .seconds(1000))
+        #expect(backend.callTimes.dropFirst().first == .seconds(1000))
+        next.cancel()
     }
 }

@@ -236,6 +236,129 @@ struct ResiliencePolicyTests {
         #expect(backend.callTimes == [.seconds(0), .seconds(2)])
     }
 
+    @Test func theBudgetsTimeoutCostIsAPolicySetting() {
+        func spent(_ budget: ResiliencePolicy.Budget) -> Int? {
+            let scheduler = TestScheduler()
+            let policy = ResiliencePolicy(
+                retry: .init(maxRetries: 1, backoff: .constant(.seconds(1)), budget: budget), attemptTimeout: .seconds(1))
+            let pipeline = ResiliencePipeline(policy)
+            call(ScriptedBackend([.hang], scheduler: scheduler), pipeline, scheduler)
+            scheduler.advance(by: .seconds(10))
+            return pipeline.retryBudget.map { $0.capacity - $0.available }
+        }
+        // One retry after a timed-out attempt: twice the retry cost by default, or as set.
+        #expect(spent(.init()) == 10)
+        #expect(spent(.init(timeoutCost: 7)) == 7)
+        #expect(ResiliencePolicy.standardHTTP.retry?.budget?.timeoutCost == nil)
+        #expect(ResiliencePipeline(.standardHTTP).retryBudget?.timeoutCost == 10)
+    }
+
+    @Test func aTransientRetryStartsItsCountAgainAfterAValue() {
+        func run(transient: Bool) -> (Guarded, Int) {
+            let scheduler = TestScheduler()
+            let calls = Locked(0)
+            // Every attempt sends a value, then fails.
+            let flaky = Deferred {
+                calls.withLock { $0 += 1 }
+                return Just(1).setFailureType(to: BackendError.self).append(Fail(error: BackendError.outage))
+            }
+            var policy = ResiliencePolicy.retrying(1, backoff: .constant(.seconds(1)))
+            policy.retry?.transient = transient
+            let subscriber = Guarded()
+            flaky.resilient(policy, scheduler: scheduler).subscribe(subscriber)
+            scheduler.advance(by: .milliseconds(4_500))
+            return (subscriber, calls.withLock { $0 })
+        }
+        let (plain, plainCalls) = run(transient: false)
+        #expect(plain.failure == .upstream(.outage))
+        #expect(plainCalls == 2)
+        // With `transient`, each value makes the next failure retry 1 again: attempts at 0, 1, 2, 3, 4 s.
+        let (transient, transientCalls) = run(transient: true)
+        #expect(transient.completion == nil)
+        #expect(transient.values == [1, 1, 1, 1, 1])
+        #expect(transientCalls == 5)
+    }
+
+    @Test func theRetrysCategoriesChooseWhatIsRetried() {
+        func calls(_ retryOn: Set<ErrorCategory>?, _ error: BackendError) -> Int {
+            let scheduler = TestScheduler()
+            let backend = ScriptedBackend([.failure(error)], scheduler: scheduler)
+            var retry = ResiliencePolicy.Retry(maxRetries: 2, backoff: .constant(.seconds(1)))
+            if let retryOn { retry.retryOn = retryOn }
+            call(backend, ResiliencePipeline(ResiliencePolicy(retry: retry)), scheduler)
+            scheduler.advance(by: .seconds(10))
+            return backend.callCount
+        }
+        #expect(calls(nil, .outage) == 3)
+        #expect(calls(nil, .badRequest) == 1)
+        #expect(calls([], .outage) == 1)
+        #expect(calls([.retryable, .nonRetryable], .badRequest) == 3)
+    }
+
+    @Test func onRetryGiveUpIsToldWhyWithTheErrorDelivered() {
+        let scheduler = TestScheduler()
+        let reports = Locked<[RetryReport<any Error>]>([])
+        var policy = ResiliencePolicy.retrying(2, backoff: .constant(.seconds(1)))
+        policy.onRetryGiveUp = { report in reports.withLock { $0.append(report) } }
+        let pipeline = ResiliencePipeline(policy)
+        let exhausted = call(ScriptedBackend([.failure(.outage)], scheduler: scheduler), pipeline, scheduler)
+        let refused = call(ScriptedBackend([.failure(.badRequest)], scheduler: scheduler), pipeline, scheduler)
+        scheduler.advance(by: .seconds(10))
+        let seen = reports.withLock { $0 }
+        #expect(seen.map(\.reason) == [.notRetryable, .exhausted])
+        #expect(seen.map(\.attempts) == [1, 3])
+        #expect(seen.map { $0.error as? ResilienceError<BackendError> } == [.upstream(.badRequest), .upstream(.outage)])
+        // The hook changes nothing that is delivered.
+        #expect(exhausted.failure == .upstream(.outage))
+        #expect(refused.failure == .upstream(.badRequest))
+    }
+
+    @Test func theBreakersCategoriesChooseWhichFailuresCount() {
+        func secondCall(_ failures: Set<ErrorCategory>?) -> ResilienceError<BackendError>? {
+            let scheduler = TestScheduler()
+            var policy = ResiliencePolicy(circuitBreaker: .init(failureRatio: 1, window: .count(10), minimumThroughput: 1))
+            if let failures { policy.circuitBreakerFailures = failures }
+            let pipeline = ResiliencePipeline(policy)
+            let backend = ScriptedBackend([.failure(.badRequest)], scheduler: scheduler)
+            call(backend, pipeline, scheduler)
+            return call(backend, pipeline, scheduler).failure
+        }
+        // By default a bad request says nothing about the backend's health.
+        #expect(secondCall(nil) == .upstream(.badRequest))
+        #expect(secondCall([.retryable, .nonRetryable]) == .circuitOpen(CircuitOpenError(state: .open, retryAfter: .seconds(5))))
+    }
+
+    @Test func theBreakersSlowCallThresholdCountsSlowCallsAsFailures() {
+        let scheduler = TestScheduler()
+        let policy = ResiliencePolicy(
+            circuitBreaker: .init(failureRatio: 1, window: .count(10), minimumThroughput: 1, slowCallThreshold: .seconds(1)))
+        let pipeline = ResiliencePipeline(policy)
+        let backend = ScriptedBackend([.valueAfter(.seconds(2)), .value], scheduler: scheduler)
+        let slow = call(backend, pipeline, scheduler)
+        scheduler.advance(by: .seconds(2))
+        #expect(slow.values == [1])
+        #expect(pipeline.circuitBreaker?.currentState == .open)
+        #expect(
+            call(backend, pipeline, scheduler).failure == .circuitOpen(CircuitOpenError(state: .open, retryAfter: .seconds(5))))
+        #expect(backend.callCount == 1)
+    }
+
+    @Test func hedgingsCategoriesChooseWhichFailuresStartTheNextAttempt() {
+        func run(_ hedging: Hedging) -> (Guarded, ScriptedBackend) {
+            let scheduler = TestScheduler()
+            let backend = ScriptedBackend([.failure(.outage), .value], scheduler: scheduler)
+            let subscriber = call(backend, ResiliencePipeline(ResiliencePolicy(hedging: hedging)), scheduler)
+            scheduler.advance(by: .seconds(10))
+            return (subscriber, backend)
+        }
+        let (hedged, hedgedBackend) = run(Hedging(maxAttempts: 2, delay: .seconds(5)))
+        #expect(hedged.values == [1])
+        #expect(hedgedBackend.callTimes == [.seconds(0), .seconds(0)])
+        let (strict, strictBackend) = run(Hedging(maxAttempts: 2, delay: .seconds(5), nonFatal: []))
+        #expect(strict.failure == .upstream(.outage))
+        #expect(strictBackend.callCount == 1)
+    }
+
     @Test func hedgingNeedsAtLeastOneAttempt() async {
         await #expect(processExitsWith: .failure) {
             _ = Hedging(maxAttempts: 0)

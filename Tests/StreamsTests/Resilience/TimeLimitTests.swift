@@ -136,6 +136,28 @@ struct TimeLimitTests {
         #expect(expired.completions.count == 1)
     }
 
+    @Test func bothDefaultToPollysThirtySeconds() {
+        let scheduler = TestScheduler()
+        let attempt = Guarded()
+        ScriptedBackend([.hang], scheduler: scheduler).publisher.attemptTimeout(scheduler: scheduler).subscribe(attempt)
+        let call = Guarded()
+        ScriptedBackend([.hang], scheduler: scheduler).publisher.deadline(scheduler: scheduler).subscribe(call)
+        // The stacked forms (over a ResilienceError) default alike.
+        let stackedAttempt = Guarded()
+        ScriptedBackend([.hang], scheduler: scheduler).publisher
+            .deadline(.seconds(60), scheduler: scheduler).attemptTimeout(scheduler: scheduler).subscribe(stackedAttempt)
+        let stackedCall = Guarded()
+        ScriptedBackend([.hang], scheduler: scheduler).publisher
+            .attemptTimeout(.seconds(60), scheduler: scheduler).deadline(scheduler: scheduler).subscribe(stackedCall)
+        scheduler.advance(by: .milliseconds(29_999))
+        #expect([attempt, call, stackedAttempt, stackedCall].allSatisfy { $0.completion == nil })
+        scheduler.advance(by: .milliseconds(1))
+        #expect(attempt.failure == .attemptTimedOut(AttemptTimeoutError(timeout: .seconds(30))))
+        #expect(stackedAttempt.failure == .attemptTimedOut(AttemptTimeoutError(timeout: .seconds(30))))
+        #expect(call.failure == .deadlineExceeded(DeadlineExceededError(deadline: .seconds(30))))
+        #expect(stackedCall.failure == .deadlineExceeded(DeadlineExceededError(deadline: .seconds(30))))
+    }
+
     @Test func aNegativeLimitStopsTheProgram() async {
         await #expect(processExitsWith: .failure) {
             _ = Just(1).attemptTimeout(.seconds(-1), scheduler: ImmediateScheduler.shared)

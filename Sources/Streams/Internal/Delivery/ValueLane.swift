@@ -37,11 +37,13 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
         }
     }
 
-    /// Bit 0: closed; bit 1: open; the rest: deliveries under way, in units of ``delivery``.
+    /// Bit 0: closed; bit 1: open; bit 2: the holder was released; the rest: deliveries under
+    /// way (or looking in), in units of ``delivery``.
     @usableFromInline
     let flags = Atomic<Int>(0)
     /// The lane's one reference to the holder, released once: by whoever finds the lane closed
-    /// and idle (the flags make sure), or when the lane goes away unclosed.
+    /// and idle and claims the release (the flags make sure), or when the lane goes away without
+    /// having released it.
     @usableFromInline
     let holder: Unmanaged<Holder>
 
@@ -50,7 +52,9 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     @usableFromInline
     static var opened: Int { 2 }
     @usableFromInline
-    static var delivery: Int { 4 }
+    static var released: Int { 4 }
+    @usableFromInline
+    static var delivery: Int { 8 }
 
     @inlinable
     init(_ downstream: Downstream) {
@@ -59,7 +63,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
 
     @inlinable
     deinit {
-        if flags.load(ordering: .acquiring) & Self.closed == 0 { holder.release() }
+        if flags.load(ordering: .acquiring) & Self.released == 0 { holder.release() }
     }
 
     /// Lets values through from now on, unless the lane was closed before.
@@ -70,24 +74,42 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
 
     /// Delivers `input` and returns the downstream's demand; nil, delivering nothing, when the
     /// lane is not open or was closed.
+    ///
+    /// One atomic operation enters: the delivery is counted first and the lane's state read from
+    /// the same operation, and a delivery that finds the lane not open uncounts itself at once.
+    /// Always inlined, so that a value costs no call of its own between the subscription's
+    /// `receive(_:)` and the downstream's.
     @inlinable
+    @inline(__always)
     func deliver(_ input: Downstream.Input) -> Subscribers.Demand? {
-        var current = flags.load(ordering: .acquiring)
-        while true {
-            guard current & (Self.opened | Self.closed) == Self.opened else { return nil }
-            let (exchanged, found) = flags.weakCompareExchange(
-                expected: current, desired: current &+ Self.delivery, successOrdering: .acquiring,
-                failureOrdering: .acquiring)
-            if exchanged { break }
-            current = found
+        let entered = flags.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
+        guard _fastPath(entered & (Self.opened | Self.closed) == Self.opened) else {
+            leave()
+            return nil
         }
         let demand = holder._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+        leave()
+        return demand
+    }
+
+    /// Uncounts a delivery; the last one out of a closed lane lets the downstream go, unless
+    /// that was done already (a delivery that looked in after the close finds it done).
+    @inlinable
+    @inline(__always)
+    func leave() {
         let before = flags.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).oldValue
-        if before & Self.closed != 0 && before < 2 * Self.delivery {
-            // Closed during this delivery, the last one under way: the release is ours.
+        if _slowPath(before & Self.closed != 0) && before < 2 * Self.delivery {
+            releaseOnce()
+        }
+    }
+
+    /// Lets the downstream go if no one has: the closed lane is idle.
+    @inlinable
+    @inline(never)
+    func releaseOnce() {
+        if flags.bitwiseOr(Self.released, ordering: .acquiringAndReleasing).oldValue & Self.released == 0 {
             holder.release()
         }
-        return demand
     }
 
     /// Closes the lane for good: nothing passes after this returns. Lets the downstream go now,
@@ -96,7 +118,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     func close() {
         let before = flags.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
         if before & Self.closed == 0 && before < Self.delivery {
-            holder.release()
+            releaseOnce()
         }
     }
 }

@@ -6,7 +6,8 @@ extension Publisher {
     /// The error is not retryable. A retry inside it with `maxElapsed` set no later than the
     /// deadline gives up as soon as its next attempt would start too late, with the last error
     /// of the upstream rather than this one: it never waits only to be cut off. `events` is told
-    /// each passed deadline.
+    /// each passed deadline. The default, 30 seconds, is Polly v8's timeout and the total
+    /// timeout of Microsoft's standard HTTP handler.
     ///
     /// ```swift
     /// let user = api.user(id)
@@ -16,7 +17,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func deadline<S: Scheduler>(
-        _ deadline: Duration, scheduler: S, events: ResilienceEvents = .none
+        _ deadline: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
     ) -> Publishers.Deadline<Self, S, Failure> {
         Publishers.Deadline(upstream: self, deadline: deadline, scheduler: scheduler, events: events, lift: { .upstream($0) })
     }
@@ -32,7 +33,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func deadline<S: Scheduler, Underlying: Error>(
-        _ deadline: Duration, scheduler: S, events: ResilienceEvents = .none
+        _ deadline: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
     )
         -> Publishers.Deadline<Self, S, Underlying>
     where Failure == ResilienceError<Underlying> {

@@ -83,16 +83,26 @@ extension Publishers {
                 stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events).eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
-                stack = stack.circuitBreaker(breaker, scheduler: scheduler).eraseToAnyPublisher()
+                let failures = policy.circuitBreakerFailures
+                stack = stack.circuitBreaker(
+                    breaker, when: { failures.contains($0.resolveCategory()) }, scheduler: scheduler
+                ).eraseToAnyPublisher()
             }
             if let hedging = policy.hedging {
                 stack = hedging.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
             }
             if let retry = policy.retry {
+                let retryOn = retry.retryOn
+                let onGiveUp = policy.onRetryGiveUp.map { hook in
+                    { (report: RetryReport<Failure>) in
+                        hook(RetryReport(reason: report.reason, attempts: report.attempts, error: report.error))
+                    }
+                }
                 stack = stack.retry(
-                    retry.maxRetries, backoff: retry.backoff, retryAfterLimit: retry.retryAfterLimit,
-                    maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget, scheduler: scheduler,
-                    random: AnyRandom(pipeline.makeRandom()), events: events
+                    retry.maxRetries, when: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+                    retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
+                    transient: retry.transient, scheduler: scheduler, random: AnyRandom(pipeline.makeRandom()),
+                    events: events, onGiveUp: onGiveUp
                 ).eraseToAnyPublisher()
             }
             if let total = policy.totalTimeout {

@@ -45,7 +45,8 @@ public final class ResiliencePipeline: Sendable {
         }
         circuitBreaker = policy.circuitBreaker.map { CircuitBreaker($0, events: events) }
         retryBudget = policy.retry?.budget.map {
-            RetryBudget(capacity: $0.capacity, retryCost: $0.retryCost, successRefill: $0.successRefill)
+            RetryBudget(
+                capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost, successRefill: $0.successRefill)
         }
         seeds = LockedState(policy.jitterSeed.map { SeededRandomNumberGenerator(seed: $0) })
         if let retry = policy.retry {

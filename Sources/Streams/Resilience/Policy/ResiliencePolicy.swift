@@ -37,10 +37,27 @@ public struct ResiliencePolicy: Sendable {
     public var totalTimeout: Duration?
     /// How failed attempts are retried, or nil for no retry.
     public var retry: Retry?
+    /// Told why the retry gave up, with the error it delivers (unchanged), just before it is
+    /// delivered: the retry's `onGiveUp`, for every publisher the policy guards. The report's
+    /// error is the stream's ``ResilienceError``, as `any Error`. Default nil.
+    ///
+    /// ```swift
+    /// policy.onRetryGiveUp = { report in metrics.increment("retry.gaveUp.\(report.reason)") }
+    /// ```
+    public var onRetryGiveUp: (@Sendable (RetryReport<any Error>) -> Void)?
     /// A stage between the retry and the circuit breaker, such as hedging, or nil for none.
     public var hedging: (any ResilienceStage)?
-    /// The shared circuit breaker's settings, or nil for no breaker.
+    /// The shared circuit breaker's settings, or nil for no breaker. Its `slowCallThreshold`
+    /// makes calls slower than it count as failed.
     public var circuitBreaker: CircuitBreaker.Configuration?
+    /// The categories of the errors that the circuit breaker counts as failed calls: the
+    /// breaker's `when`. A failure of another category counts as a success (a bad request says
+    /// nothing about the backend's health). Default `[.retryable]`, as `circuitBreaker(_:when:scheduler:)`.
+    ///
+    /// ```swift
+    /// policy.circuitBreakerFailures = [.retryable, .nonRetryable]   // every failure counts
+    /// ```
+    public var circuitBreakerFailures: Set<ErrorCategory>
     /// The longest one attempt may take, or nil for no limit.
     public var attemptTimeout: Duration?
     /// The seed of the retry's jitter, for runs that must repeat exactly (tests, simulations);
@@ -59,8 +76,10 @@ public struct ResiliencePolicy: Sendable {
         rateLimit: RateLimit? = nil,
         totalTimeout: Duration? = nil,
         retry: Retry? = nil,
+        onRetryGiveUp: (@Sendable (RetryReport<any Error>) -> Void)? = nil,
         hedging: (any ResilienceStage)? = nil,
         circuitBreaker: CircuitBreaker.Configuration? = nil,
+        circuitBreakerFailures: Set<ErrorCategory> = [.retryable],
         attemptTimeout: Duration? = nil,
         jitterSeed: UInt64? = nil
     ) {
@@ -68,8 +87,10 @@ public struct ResiliencePolicy: Sendable {
         self.rateLimit = rateLimit
         self.totalTimeout = totalTimeout
         self.retry = retry
+        self.onRetryGiveUp = onRetryGiveUp
         self.hedging = hedging
         self.circuitBreaker = circuitBreaker
+        self.circuitBreakerFailures = circuitBreakerFailures
         self.attemptTimeout = attemptTimeout
         self.jitterSeed = jitterSeed
     }
@@ -82,11 +103,11 @@ public struct ResiliencePolicy: Sendable {
     /// | --- | --- |
     /// | concurrency limiter | 1000 permits, no queue |
     /// | total timeout | 30 s |
-    /// | retry | 3 retries, exponential from 2 s (doubling, at most 30 s), with jitter; a shared budget of 500 tokens, 5 a retry, 1 back a success |
+    /// | retry | 3 retries, exponential from 2 s (doubling, at most 30 s), with jitter; a shared budget of 500 tokens, 5 a retry (10 after a timeout), 1 back a success |
     /// | circuit breaker | opens at a 10% failure ratio over 30 s with at least 100 calls; breaks 5 s |
     /// | attempt timeout | 10 s |
     ///
-    /// The handler's retry has no budget; this preset adds the AWS SDKs' retry quota (500, 5, 1),
+    /// The handler's retry has no budget; this preset adds the AWS SDKs' retry quota (500, 5, 10, 1),
     /// which keeps a fleet of clients from multiplying an outage. Its jitter is Streams' `.equal`
     /// (each wait between half and all of 2, 4, 8 s), the nearest to Polly's jittered curve.
     ///
@@ -169,12 +190,14 @@ extension ResiliencePolicy {
 
     /// The settings of a policy's selective retry.
     ///
-    /// Which failures are retried follows their ``ErrorCategory``: the upstream's retryable errors,
-    /// timed-out attempts, open circuits (after the break's time left) and limiter refusals; never
-    /// a passed total timeout or a circuit isolated by hand.
+    /// Which failures are retried follows their ``ErrorCategory`` (`retryOn`, by default the
+    /// retryable ones): the upstream's retryable errors, timed-out attempts, open circuits (after
+    /// the break's time left) and limiter refusals; never a passed total timeout or a circuit
+    /// isolated by hand.
     ///
     /// ```swift
     /// policy.retry = .init(maxRetries: 2, backoff: .constant(.seconds(1)), budget: .init(capacity: 100))
+    /// policy.retry?.transient = true   // a long-lived stream: a value starts the count again
     /// ```
     public struct Retry: Sendable, Hashable {
         /// How many re-subscriptions may follow the first attempt.
@@ -185,6 +208,13 @@ extension ResiliencePolicy {
         public var retryAfterLimit: Duration
         /// The shared retry budget's settings, or nil for no budget.
         public var budget: Budget?
+        /// Whether a value starts the count, the backoff and the total timeout's `maxElapsed`
+        /// again, for long-lived streams (Reactor's `transientErrors`). Default false.
+        public var transient: Bool
+        /// The categories of the errors that are retried: the retry's `when`, applied to the
+        /// ``ResilienceError`` (which forwards the upstream error's own category). Default
+        /// `[.retryable]`.
+        public var retryOn: Set<ErrorCategory>
 
         /// Describes a retry.
         ///
@@ -192,12 +222,15 @@ extension ResiliencePolicy {
         /// let retry = ResiliencePolicy.Retry(maxRetries: 3, backoff: .exponential(), budget: .init())
         /// ```
         public init(
-            maxRetries: Int, backoff: Backoff, retryAfterLimit: Duration = RetryAfter.defaultLimit, budget: Budget? = nil
+            maxRetries: Int, backoff: Backoff, retryAfterLimit: Duration = RetryAfter.defaultLimit, budget: Budget? = nil,
+            transient: Bool = false, retryOn: Set<ErrorCategory> = [.retryable]
         ) {
             self.maxRetries = maxRetries
             self.backoff = backoff
             self.retryAfterLimit = retryAfterLimit
             self.budget = budget
+            self.transient = transient
+            self.retryOn = retryOn
         }
     }
 
@@ -211,17 +244,22 @@ extension ResiliencePolicy {
         public var capacity: Int
         /// The tokens one retry takes.
         public var retryCost: Int
+        /// The tokens one retry after a timeout takes; nil for twice `retryCost`.
+        public var timeoutCost: Int?
         /// The tokens one successful attempt gives back.
         public var successRefill: Int
 
-        /// The AWS SDKs' retry quota: 500 tokens, 5 a retry, 1 back a success.
+        /// The AWS SDKs' retry quota: 500 tokens, 5 a retry, 10 a retry after a timeout, 1 back
+        /// a success.
         ///
         /// ```swift
         /// let budget = ResiliencePolicy.Budget()
+        /// let cheapTimeouts = ResiliencePolicy.Budget(timeoutCost: 5)
         /// ```
-        public init(capacity: Int = 500, retryCost: Int = 5, successRefill: Int = 1) {
+        public init(capacity: Int = 500, retryCost: Int = 5, timeoutCost: Int? = nil, successRefill: Int = 1) {
             self.capacity = capacity
             self.retryCost = retryCost
+            self.timeoutCost = timeoutCost
             self.successRefill = successRefill
         }
     }

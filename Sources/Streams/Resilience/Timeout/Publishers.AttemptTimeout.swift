@@ -8,7 +8,7 @@ extension Publisher {
     /// `timeout(_:scheduler:options:customError:)`, whose wait starts again at every value.
     /// The error is retryable, so `retry` outside it makes another attempt; put `deadline`
     /// outside the retry to bound all the attempts together. `events` is told each attempt that
-    /// times out.
+    /// times out. The default timeout, 30 seconds, is Polly v8's.
     ///
     /// ```swift
     /// let user = api.user(id)
@@ -18,7 +18,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func attemptTimeout<S: Scheduler>(
-        _ timeout: Duration, scheduler: S, events: ResilienceEvents = .none
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
     ) -> Publishers.AttemptTimeout<Self, S, Failure> {
         Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { .upstream($0) })
     }
@@ -31,7 +31,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func attemptTimeout<S: Scheduler, Underlying: Error>(
-        _ timeout: Duration, scheduler: S, events: ResilienceEvents = .none
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
     )
         -> Publishers.AttemptTimeout<Self, S, Underlying>
     where Failure == ResilienceError<Underlying> {
