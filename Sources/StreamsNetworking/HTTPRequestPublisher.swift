@@ -53,7 +53,8 @@ public struct HTTPRequestPublisher<Transport: HTTPTransport>: Publisher, CustomS
     /// The request, with no secret shown: `RequestPublisher(GET http://host/path [Accept: json])`.
     public var description: String {
         switch request {
-        case .success(let request): "RequestPublisher(\(Redaction.request(request)))"
+        case .success(let request):
+            "RequestPublisher(\(Redaction.request(request, alsoSensitive: redirectPolicy.sensitiveHeaders)))"
         case .failure(let error): "RequestPublisher(\(error))"
         }
     }
@@ -65,7 +66,7 @@ public struct HTTPRequestPublisher<Transport: HTTPTransport>: Publisher, CustomS
     public var customMirror: Mirror {
         let request: String =
             switch self.request {
-            case .success(let request): Redaction.request(request)
+            case .success(let request): Redaction.request(request, alsoSensitive: redirectPolicy.sensitiveHeaders)
             case .failure(let error): error.description
             }
         let label = Transport.self == URLSession.self ? "session" : "transport"

@@ -7,7 +7,9 @@ import FoundationNetworking
 /// anything else it prints: everything but the secrets, which read `<redacted>`.
 ///
 /// Secrets are the values of the `Authorization`, `Proxy-Authorization`, `Cookie` and
-/// `Set-Cookie` headers, the values of query items (and of `name=value` pairs in any text) whose
+/// `Set-Cookie` headers (and of the headers a ``RedirectPolicy`` marks sensitive, where the
+/// policy is known), the values of query items (and of `name=value`, `name: value` and JSON
+/// `"name":"value"` pairs in any text) whose
 /// name is `token`, `access_token`, `api_key`, `key`, `password`, `secret` or `signature` in any
 /// case, the password of a URL, and request bodies.
 enum Redaction {
@@ -28,9 +30,10 @@ enum Redaction {
         return text(url.absoluteString)
     }
 
-    /// `text` with the value of every `name=value` pair whose name is a secret's replaced, and
-    /// the password of every URL in it (`scheme://user:password@host`), so that a URL quoted in
-    /// a message gives nothing away either.
+    /// `text` with the value of every `name=value` or `name: value` pair whose name is a
+    /// secret's replaced, the name and value quoted or not (`token="…"`, JSON's
+    /// `"token":"…"`), and the password of every URL in it (`scheme://user:password@host`), so
+    /// that a URL or a body quoted in a message gives nothing away either.
     static func text(_ text: String) -> String {
         let scalars = Array(withoutPasswords(text).unicodeScalars)
         var result = String.UnicodeScalarView()
@@ -39,17 +42,40 @@ enum Redaction {
             let scalar = scalars[index]
             result.append(scalar)
             index += 1
-            guard scalar == "=" else { continue }
-            // The name: the run of name characters just before the "=".
-            var start = index - 1
-            while start > 0, isNameCharacter(scalars[start - 1]) { start -= 1 }
-            let name = String(String.UnicodeScalarView(scalars[start..<(index - 1)]))
-            guard sensitiveNames.contains((name.removingPercentEncoding ?? name).lowercased()) else { continue }
-            // The value: up to the next separator.
-            while index < scalars.count, !isValueEnd(scalars[index]) { index += 1 }
-            result.append(contentsOf: placeholder.unicodeScalars)
+            guard scalar == "=" || scalar == ":", namesSecret(scalars, separator: index - 1) else { continue }
+            // The value: after any blanks, a quoted string (to its closing quote) or a run up to
+            // the next separator.
+            while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" {
+                result.append(scalars[index])
+                index += 1
+            }
+            if index < scalars.count, scalars[index] == "\"" || scalars[index] == "'" {
+                let quote = scalars[index]
+                index += 1
+                while index < scalars.count, scalars[index] != quote { index += scalars[index] == "\\" ? 2 : 1 }
+                index = min(index + 1, scalars.count)
+                result.append(quote)
+                result.append(contentsOf: placeholder.unicodeScalars)
+                result.append(quote)
+            } else {
+                while index < scalars.count, !isValueEnd(scalars[index]) { index += 1 }
+                result.append(contentsOf: placeholder.unicodeScalars)
+            }
         }
         return String(result)
+    }
+
+    /// Whether the name before the `=` or `:` at `separator` is a secret's: the run of name
+    /// characters there, past blanks and one closing quote.
+    private static func namesSecret(_ scalars: [Unicode.Scalar], separator: Int) -> Bool {
+        var end = separator
+        while end > 0, scalars[end - 1] == " " || scalars[end - 1] == "\t" { end -= 1 }
+        if end > 0, scalars[end - 1] == "\"" || scalars[end - 1] == "'" { end -= 1 }
+        var start = end
+        while start > 0, isNameCharacter(scalars[start - 1]) { start -= 1 }
+        guard start < end else { return false }
+        let name = String(String.UnicodeScalarView(scalars[start..<end]))
+        return sensitiveNames.contains((name.removingPercentEncoding ?? name).lowercased())
     }
 
     /// `fields` as `Name: value` lines in name order, the secrets' values redacted, along with
@@ -62,10 +88,11 @@ enum Redaction {
         }
     }
 
-    /// `request` in one line: method, URL, headers, and whether it has a body (never the body).
-    static func request(_ request: URLRequest) -> String {
+    /// `request` in one line: method, URL, headers, and whether it has a body (never the body);
+    /// the values of the headers in `alsoSensitive` (lowercased names) are redacted as well.
+    static func request(_ request: URLRequest, alsoSensitive: Set<String> = []) -> String {
         var text = "\(request.httpMethod ?? "GET") \(url(request.url))"
-        let headers = headers(request.allHTTPHeaderFields)
+        let headers = headers(request.allHTTPHeaderFields, alsoSensitive: alsoSensitive)
         if !headers.isEmpty { text += " [\(headers.joined(separator: ", "))]" }
         if request.httpBody != nil || request.httpBodyStream != nil { text += " body: \(placeholder)" }
         return text

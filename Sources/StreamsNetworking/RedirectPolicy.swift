@@ -8,8 +8,10 @@ import FoundationNetworking
 ///
 /// Whatever the policy, a redirect from `https` to `http` is never followed: the request fails
 /// with ``NetworkError/insecureRedirect(from:to:)``, since following it would send the request,
-/// and whatever credentials it carries, unencrypted. The session's own limit on the number of
-/// redirects in a row (about 20) still applies.
+/// and whatever credentials it carries, unencrypted. Nor is a redirect to any scheme but `http`
+/// and `https` (`ftp`, `file`, `http+unix`, which AsyncHTTPClient would send to a local Unix
+/// socket): it fails with the same error, as curl fails a redirect to a protocol it does not
+/// allow. The session's own limit on the number of redirects in a row (about 20) still applies.
 ///
 /// | policy | same origin | other origin | `https` to `http` |
 /// | --- | --- | --- | --- |
@@ -18,6 +20,7 @@ import FoundationNetworking
 /// | ``sameOriginOnly`` | followed, headers kept | not followed: the 3xx is delivered | fails |
 /// | ``never`` | not followed: the 3xx is delivered | not followed | not followed |
 /// | ``custom(_:)`` | the closure decides | the closure decides, given the request without credentials | fails |
+/// | any but ``never`` | to `ftp`, `file`, `http+unix` or any scheme but `http`/`https`: fails | the same | fails |
 ///
 /// Two URLs have the same origin when their scheme, host and port are the same (a missing port
 /// is the scheme's default): `http://127.0.0.1:8080` and `http://localhost:8080` are different
@@ -153,8 +156,11 @@ public struct RedirectPolicy: Sendable {
     /// Lets `decide` choose for each redirect, as Alamofire's `Redirector.modify` does: it
     /// returns the request to send (the one it is given, or a changed one) or nil to deliver the
     /// 3xx response. It is given the request without credentials on a change of origin, and is
-    /// not asked about an `https` to `http` redirect, which fails. It runs on the session's
-    /// delegate queue.
+    /// not asked about an `https` to `http` redirect, which fails. If the request it returns
+    /// goes to an origin that is neither the redirect's target nor the redirected request's,
+    /// `Authorization`, `Proxy-Authorization` and `Cookie` are removed from it again, and a
+    /// returned `https` to `http` or non-HTTP URL fails. It runs on the session's delegate
+    /// queue (on the AsyncHTTPClient transport, on a task of its own).
     ///
     /// ```swift
     /// let policy = RedirectPolicy.custom { redirect in
@@ -163,6 +169,13 @@ public struct RedirectPolicy: Sendable {
     /// ```
     public static func custom(_ decide: @escaping @Sendable (Redirect) -> URLRequest?) -> RedirectPolicy {
         RedirectPolicy(rule: .custom(decide))
+    }
+
+    /// The headers the caller marked sensitive (``follow(removingOnCrossOrigin:)``), lowercased:
+    /// removed on a change of origin, and shown as `<redacted>` in the descriptions of the
+    /// publishers and subscriptions that use the policy, as the credential headers are.
+    var sensitiveHeaders: Set<String> {
+        if case .follow(let alsoRemoving) = rule { alsoRemoving } else { [] }
     }
 
     /// The headers removed from a request that changes origin, lowercased.
@@ -176,19 +189,9 @@ public struct RedirectPolicy: Sendable {
     /// ```
     public func decision(for redirect: Redirect) -> Decision {
         if case .never = rule { return .deliverRedirectResponse }
-        if let refusal = Self.downgrade(from: redirect.response.url, to: redirect.request.url) { return .refuse(refusal) }
+        if let refusal = Self.refusal(from: redirect.response.url, to: redirect.request.url) { return .refuse(refusal) }
         var request = redirect.request
-        if redirect.isCrossOrigin {
-            let removed: Set<String>
-            if case .follow(let alsoRemoving) = rule {
-                removed = Self.credentialHeaders.union(alsoRemoving)
-            } else {
-                removed = Self.credentialHeaders
-            }
-            for name in Array((request.allHTTPHeaderFields ?? [:]).keys) where removed.contains(name.lowercased()) {
-                request.setValue(nil, forHTTPHeaderField: name)
-            }
-        }
+        if redirect.isCrossOrigin { removeCredentials(from: &request) }
         switch rule {
         case .follow:
             return .follow(request)
@@ -197,16 +200,44 @@ public struct RedirectPolicy: Sendable {
         case .never:
             return .deliverRedirectResponse
         case .custom(let decide):
-            guard let chosen = decide(Redirect(response: redirect.response, request: request)) else {
+            guard var chosen = decide(Redirect(response: redirect.response, request: request)) else {
                 return .deliverRedirectResponse
             }
-            return Self.downgrade(from: redirect.response.url, to: chosen.url).map { .refuse($0) } ?? .follow(chosen)
+            if let refusal = Self.refusal(from: redirect.response.url, to: chosen.url) { return .refuse(refusal) }
+            // The closure may change the request freely for the redirect's own target, or send it
+            // back to the origin it came from; anywhere else, what it carries is no credential of
+            // that origin's, whoever put it there.
+            let origin = Origin(chosen.url)
+            if origin == nil || (origin != Origin(redirect.request.url) && origin != Origin(redirect.response.url)) {
+                removeCredentials(from: &chosen)
+            }
+            return .follow(chosen)
         }
     }
 
-    /// The error for a redirect from `https` to anything else, or nil if it is not one.
-    private static func downgrade(from: URL?, to: URL?) -> NetworkError? {
-        guard let from, from.scheme?.lowercased() == "https", to?.scheme?.lowercased() != "https" else { return nil }
-        return .insecureRedirect(from: from, to: to ?? from)
+    /// Removes from `request` the credential headers and those the policy marks sensitive.
+    private func removeCredentials(from request: inout URLRequest) {
+        let removed = Self.credentialHeaders.union(sensitiveHeaders)
+        for name in Array((request.allHTTPHeaderFields ?? [:]).keys) where removed.contains(name.lowercased()) {
+            request.setValue(nil, forHTTPHeaderField: name)
+        }
+    }
+
+    /// The schemes a redirect may lead to, lowercased.
+    static let redirectableSchemes: Set<String> = ["http", "https"]
+
+    /// The error for a redirect that no policy follows, or nil if it is not one: from `https` to
+    /// anything but `https`, or to any scheme but `http` and `https` (a `file`, `ftp` or
+    /// `http+unix` URL, which would reach files, other protocols or local sockets).
+    private static func refusal(from: URL?, to: URL?) -> NetworkError? {
+        let target = to?.scheme?.lowercased()
+        if let from, from.scheme?.lowercased() == "https", target != "https" {
+            return .insecureRedirect(from: from, to: to ?? from)
+        }
+        guard let target, redirectableSchemes.contains(target) else {
+            let source = from ?? to ?? URL(fileURLWithPath: "/")
+            return .insecureRedirect(from: source, to: to ?? source)
+        }
+        return nil
     }
 }

@@ -64,6 +64,6 @@ where Downstream.Input == NetworkResponse<Data>, Downstream.Failure == NetworkEr
 
     /// The request, with no secret shown.
     var customMirror: Mirror {
-        Mirror(self, children: ["request": Redaction.request(request)])
+        Mirror(self, children: ["request": Redaction.request(request, alsoSensitive: redirectPolicy.sensitiveHeaders)])
     }
 }

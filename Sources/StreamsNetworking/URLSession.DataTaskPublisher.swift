@@ -143,7 +143,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
         let parent: URLSession.DataTaskPublisher? = done ? nil : parent
         // Combine reflects the task object itself; Foundation's mirror of a task on Linux shows
         // its request's headers, so the task shows here as its redacted request.
-        let shownTask = task.map { "\(type(of: $0)): \($0.originalRequest.map(Redaction.request) ?? "<no request>")" }
+        let shownTask = task.map { "\(type(of: $0)): \($0.originalRequest.map { Redaction.request($0) } ?? "<no request>")" }
         return Mirror(
             self,
             children: ["task": shownTask as Any, "downstream": downstream as Any, "parent": parent as Any, "demand": demand])

@@ -21,6 +21,8 @@ enum RedirectChecks {
         TransportCheck("aCustomPolicyDecidesWithTheCredentialsAlreadyRemoved", custom),
         TransportCheck("aSeeOtherRedirectOfAPostIsFollowedWithAGet", seeOther),
         TransportCheck("theRedirectLimitIsTwentyRedirects", limit),
+        TransportCheck("aRedirectToASchemeOtherThanHTTPFailsUnderEveryFollowingPolicy", otherSchemes),
+        TransportCheck("aCustomPolicyThatSendsTheRequestToAThirdOriginSendsNoCredentials", customToThirdOrigin),
     ]
 
     /// A server whose `/start` redirects to `location` (with `PORT` replaced by its port) and
@@ -159,6 +161,78 @@ enum RedirectChecks {
         ).get()
         #expect(stopped.response.statusCode == 302)
         #expect(server.requests.count == 3)  // two for the first request, one for the second
+    }
+
+    static func otherSchemes(_ transport: TransportUnderTest) async throws {
+        // (A `file:` Location is turned by FoundationNetworking into a path on the same origin
+        // before the policy sees it; the policy's refusal of `file` is checked on its decision.)
+        let targets = [
+            "http+unix://%2Ftmp%2Fstreams-redirect.sock/final", "ftp://127.0.0.1:PORT/final",
+            "gopher://127.0.0.1:PORT/final",
+        ]
+        let policies: [(String, RedirectPolicy)] = [
+            ("default", .default), ("follow", .follow(removingOnCrossOrigin: ["X-Api-Key"])),
+            ("sameOriginOnly", .sameOriginOnly), ("custom", .custom { $0.request }),
+        ]
+        for target in targets {
+            let server = try redirectingServer(redirectingTo: target)
+            defer { server.stop() }
+            for (name, policy) in policies {
+                var request = credentialed(server)
+                request.timeoutInterval = 5  // a follower would wait for an FTP greeting that never comes
+                let result = await TransportSuite.outcome(of: transport.publisher(for: request, redirectPolicy: policy))
+                guard case .failure(let error) = result, case .insecureRedirect(let from, let to) = error else {
+                    Issue.record("\(name) to \(target): expected insecureRedirect, got \(result)")
+                    continue
+                }
+                #expect(from.path == "/start")
+                #expect(to.scheme == String(target.prefix { $0 != ":" }))
+                #expect(error.category == .nonRetryable)
+            }
+            #expect(server.requests.map(\.path) == Array(repeating: "/start", count: policies.count), "\(target)")
+        }
+    }
+
+    static func customToThirdOrigin(_ transport: TransportUnderTest) async throws {
+        let third = try LoopbackHTTPServer { _ in .ok() }
+        defer { third.stop() }
+        // A same-origin redirect keeps the credentials in the request the closure is given; the
+        // closure sends it elsewhere, and adds a token of its own on the way.
+        let server = try redirectingServer(redirectingTo: "http://127.0.0.1:PORT/final")
+        defer { server.stop() }
+        let elsewhere = RedirectPolicy.custom { redirect in
+            var request = redirect.request
+            request.url = third.url("/stolen")
+            request.setValue("sid=ADDED", forHTTPHeaderField: "Cookie")
+            request.setValue("yes", forHTTPHeaderField: "X-Followed")
+            return request
+        }
+        let output = try await TransportSuite.outcome(
+            of: transport.publisher(for: credentialed(server), redirectPolicy: elsewhere)
+        ).get()
+        #expect(output.response.statusCode == 200)
+        let stolen = try #require(third.requests.first)
+        #expect(stolen.path == "/stolen")
+        #expect(stolen.header("Authorization") == nil)
+        #expect(stolen.header("Proxy-Authorization") == nil)
+        #expect(stolen.header("Cookie") == nil)
+        #expect(stolen.header("X-Followed") == "yes")
+
+        // Back to the origin the request came from, or on to the redirect's own target, the
+        // closure's request is sent as it returns it.
+        let cross = try redirectingServer(redirectingTo: "http://localhost:PORT/final")
+        defer { cross.stop() }
+        let home = RedirectPolicy.custom { redirect in
+            var request = redirect.request
+            request.url = cross.url("/home")
+            request.setValue("Bearer T0KEN", forHTTPHeaderField: "Authorization")
+            return request
+        }
+        _ = try await TransportSuite.outcome(of: transport.publisher(for: credentialed(cross), redirectPolicy: home))
+            .get()
+        let back = try #require(cross.requests.last)
+        #expect(back.path == "/home")
+        #expect(back.header("Authorization") == "Bearer T0KEN")
     }
 
     static func seeOther(_ transport: TransportUnderTest) async throws {

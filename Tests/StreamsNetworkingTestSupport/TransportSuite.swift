@@ -10,7 +10,8 @@ import StreamsTesting
 /// The loopback integration suite that every ``HTTPTransport`` passes: redirects and the
 /// redirect policy, the method-aware retry (timeouts, refused connections, idempotency keys),
 /// the `Authenticator` (single-flight refresh, credentials per origin), transport failures, the
-/// typed pipeline and cancellation. Each transport's tests run every check once, as one
+/// typed pipeline and cancellation, error bodies, statuses and rate-limit hints, and secrets
+/// kept out of every string made of a failing request. Each transport's tests run every check once, as one
 /// parameterized test.
 ///
 /// ```swift
@@ -23,7 +24,7 @@ public enum TransportSuite {
     /// Every check, in a stable order.
     public static let checks: [TransportCheck] =
         RedirectChecks.all + MethodRetryChecks.all + AuthenticatorChecks.all + TransportFailureChecks.all
-        + PipelineChecks.all
+        + PipelineChecks.all + ErrorBodyChecks.all + SecretChecks.all
 
     /// The outcome of one subscription to `publisher`, waited for without blocking a thread.
     ///

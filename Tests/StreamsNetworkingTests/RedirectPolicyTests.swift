@@ -81,6 +81,63 @@ struct RedirectPolicyTests {
         }
     }
 
+    @Test(arguments: ["http+unix://%2Fvar%2Frun%2Fdocker.sock/containers", "ftp://api.example.com/b", "file:///etc/passwd"])
+    func everyFollowingPolicyRefusesARedirectToANonHTTPScheme(_ target: String) throws {
+        let policies: [RedirectPolicy] = [
+            .default, .follow(removingOnCrossOrigin: ["X-Api-Key"]), .sameOriginOnly, .custom { $0.request },
+        ]
+        for policy in policies {
+            let redirect = try Self.redirect(from: "http://api.example.com/a", to: target)
+            guard case .refuse(.insecureRedirect(let from, let to)) = policy.decision(for: redirect) else {
+                Issue.record("\(target): expected a refusal")
+                continue
+            }
+            #expect(from.absoluteString == "http://api.example.com/a")
+            #expect(to.absoluteString == target)
+        }
+        let redirect = try Self.redirect(from: "http://api.example.com/a", to: target)
+        guard case .deliverRedirectResponse = RedirectPolicy.never.decision(for: redirect) else {
+            Issue.record("expected never to deliver the redirect response")
+            return
+        }
+    }
+
+    @Test func aCustomPolicyCannotTurnARedirectIntoANonHTTPOne() throws {
+        let redirect = try Self.redirect(from: "http://api.example.com/a", to: "http://api.example.com/b")
+        let policy = RedirectPolicy.custom { _ in URLRequest(url: URL(string: "http+unix://%2Ftmp%2Fs.sock/b")!) }
+        guard case .refuse(.insecureRedirect) = policy.decision(for: redirect) else {
+            Issue.record("expected a refusal")
+            return
+        }
+    }
+
+    @Test func aCustomPolicysRequestToAThirdOriginLosesItsCredentials() throws {
+        let redirect = try Self.redirect(from: "https://api.example.com/a", to: "https://api.example.com/b")
+        let elsewhere = RedirectPolicy.custom { redirect in
+            var request = redirect.request
+            request.url = URL(string: "https://evil.example.net/b")
+            request.setValue("sid=1", forHTTPHeaderField: "Cookie")
+            return request
+        }
+        guard case .follow(let sent) = elsewhere.decision(for: redirect) else {
+            Issue.record("expected a follow")
+            return
+        }
+        #expect(sent.value(forHTTPHeaderField: "Authorization") == nil)
+        #expect(sent.value(forHTTPHeaderField: "Cookie") == nil)
+        let kept = RedirectPolicy.custom { redirect in
+            var request = redirect.request
+            request.setValue("sid=1", forHTTPHeaderField: "Cookie")
+            return request
+        }
+        guard case .follow(let same) = kept.decision(for: redirect) else {
+            Issue.record("expected a follow")
+            return
+        }
+        #expect(same.value(forHTTPHeaderField: "Authorization") == "Bearer T0KEN")
+        #expect(same.value(forHTTPHeaderField: "Cookie") == "sid=1")
+    }
+
     @Test func neverDeliversEvenADowngradeAndHTTPSToHTTPSIsFollowed() throws {
         let downgrade = try Self.redirect(from: "https://api.example.com/a", to: "http://api.example.com/b")
         guard case .deliverRedirectResponse = RedirectPolicy.never.decision(for: downgrade) else {

@@ -26,10 +26,16 @@ import StreamsNetworking
 /// try await transport.shutdown()
 /// ```
 ///
-/// What differs from URLSession: a response body longer than ``maximumBodySize`` fails with
-/// `URLError(.dataLengthExceedsMaximum)` (not retryable), since AsyncHTTPClient streams bodies
-/// and this transport collects them into `Data`; and `URLRequest.timeoutInterval` bounds each
-/// exchange as a whole (URLSession bounds the time between two packets).
+/// What differs from URLSession: a success or redirect body longer than ``maximumBodySize``
+/// fails with `URLError(.dataLengthExceedsMaximum)` (not retryable), since AsyncHTTPClient
+/// streams bodies and this transport collects them into `Data`; the body of an error status
+/// (400 and above) is read only up to one byte past `ProblemDetails.parsingLimit` (64 KiB), the
+/// rest left unread, so that a huge error page still gives its status (and `validateStatus()`
+/// sees it is too long to parse); `URLRequest.timeoutInterval`
+/// bounds each exchange as a whole (URLSession bounds the time between two packets), and an
+/// infinite one sets no deadline; an `httpBodyStream` is read into memory (up to
+/// ``maximumBodySize``) before the request is sent, once: a request whose stream was read
+/// already fails with `NetworkError.invalidRequest`.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The client that sends the requests; its configuration follows no redirect.
     public let client: HTTPClient
@@ -110,6 +116,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Sends `request`, then each redirect the policy follows.
     private func exchange(_ request: URLRequest, redirectPolicy: RedirectPolicy) async throws -> NetworkResponse<Data> {
         var current = request
+        if current.httpBody == nil, let stream = current.httpBodyStream {
+            // Read once, and sent again as bytes after a 307 or 308.
+            current.httpBody = try Self.contents(of: stream, limit: maximumBodySize)
+        }
         var redirects = 0
         while true {
             let (response, body) = try await send(current)
@@ -143,15 +153,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.httpBody {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
-        let timeout = request.timeoutInterval > 0 ? request.timeoutInterval : 60
-        let response = try await client.execute(
-            outgoing, deadline: .now() + .nanoseconds(Int64(timeout * 1_000_000_000)))
+        let response = try await client.execute(outgoing, deadline: Self.deadline(for: request.timeoutInterval))
+        let status = Int(response.status.code)
         var body = Data()
-        do {
-            let buffer = try await response.body.collect(upTo: maximumBodySize)
-            body = Data(buffer.readableBytesView)
-        } catch is NIOTooManyBytesError {
-            throw NetworkError.transport(URLError(.dataLengthExceedsMaximum), request: SentRequest(request))
+        if status < 400 {
+            do {
+                let buffer = try await response.body.collect(upTo: maximumBodySize)
+                body = Data(buffer.readableBytesView)
+            } catch is NIOTooManyBytesError {
+                throw NetworkError.transport(URLError(.dataLengthExceedsMaximum), request: SentRequest(request))
+            }
+        } else {
+            body = try await Self.prefix(of: response.body, upTo: ProblemDetails.parsingLimit + 1)
         }
         var fields: [String: String] = [:]
         for (name, value) in response.headers {
@@ -163,6 +176,56 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 url: url, statusCode: Int(response.status.code), httpVersion: version, headerFields: fields)
         else { throw NetworkError.invalidResponse }
         return (http, body)
+    }
+
+    /// The longest `timeoutInterval` honoured as a deadline, in seconds (about 31 years); a
+    /// longer one, or an infinite one, sets no deadline.
+    static let longestTimeout: TimeInterval = 1_000_000_000
+
+    /// The deadline of an exchange whose request has `timeoutInterval`: 60 seconds when it is
+    /// zero, negative or not a number (URLSession's default), none when it is infinite or
+    /// longer than ``longestTimeout``.
+    static func deadline(for timeoutInterval: TimeInterval) -> NIODeadline {
+        guard timeoutInterval > 0 else { return .now() + .seconds(60) }
+        guard timeoutInterval < longestTimeout else { return .distantFuture }
+        return .now() + .nanoseconds(Int64(timeoutInterval * 1_000_000_000))
+    }
+
+    /// The bytes of `stream`, a request's `httpBodyStream`, read from its start to its end.
+    /// A stream that was opened before (the request was sent once already: a stream is read
+    /// only once), that fails, or that holds more than `limit` bytes fails the request with
+    /// ``NetworkError/invalidRequest(reason:)``.
+    static func contents(of stream: InputStream, limit: Int) throws -> Data {
+        guard stream.streamStatus == .notOpen else {
+            throw NetworkError.invalidRequest(
+                reason: "the request's httpBodyStream was read before; a body stream is sent only once")
+        }
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = stream.read(&chunk, maxLength: chunk.count)
+            if count == 0 { return data }
+            guard count > 0 else {
+                throw NetworkError.invalidRequest(reason: "the request's httpBodyStream failed to read")
+            }
+            data.append(contentsOf: chunk[..<count])
+            guard data.count <= limit else {
+                throw NetworkError.invalidRequest(reason: "the request's httpBodyStream is longer than \(limit) bytes")
+            }
+        }
+    }
+
+    /// The first `limit` bytes of `body`, at most: the rest is not read, and the connection,
+    /// in the middle of a response, is closed.
+    static func prefix(of body: HTTPClientResponse.Body, upTo limit: Int) async throws -> Data {
+        var data = Data()
+        for try await buffer in body {
+            data.append(contentsOf: buffer.readableBytesView.prefix(limit - data.count))
+            if data.count >= limit { break }
+        }
+        return data
     }
 
     /// The URL a 301, 302, 303, 307 or 308 response sends the client to, resolved against its

@@ -34,6 +34,57 @@ struct AsyncHTTPClientTransportTests {
         try await roomy.shutdown()
     }
 
+    @Test func anErrorStatusWithABodyOverTheLimitGivesItsStatusAndKeepsOnlyTheParsingLimit() async throws {
+        let body = String(repeating: "x", count: 200_000)
+        let server = try RecordingHTTPServer { _ in .status(503, ["Content-Type": "text/html"], body: body) }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(maximumBodySize: 1_000)
+        let result = await TransportSuite.outcome(of: transport.requestPublisher(for: server.url()))
+        try await transport.shutdown()
+        let response = try result.get()
+        #expect(response.response.statusCode == 503)
+        #expect(response.data.count == ProblemDetails.parsingLimit + 1)  // one byte past the limit: not parsed
+        let failure = await TransportSuite.outcome(
+            of: AsyncHTTPClientTransportSuiteTests.shared.requestPublisher(for: server.url()).validateStatus())
+        guard case .failure(.server(let error)) = failure else {
+            Issue.record("expected a server error, got \(failure)")
+            return
+        }
+        #expect(error.status == 503)
+        #expect(NetworkError.server(error).category == .retryable)
+    }
+
+    @Test(arguments: [TimeInterval.infinity, 1e300, 9.3e9, -1, .nan, 0])
+    func anyTimeoutIntervalIsAccepted(_ timeout: TimeInterval) async throws {
+        let server = try RecordingHTTPServer { _ in .status(200, body: "ok") }
+        defer { server.stop() }
+        var request = URLRequest(url: server.url())
+        request.timeoutInterval = timeout
+        let result = await TransportSuite.outcome(
+            of: AsyncHTTPClientTransportSuiteTests.shared.requestPublisher(for: request))
+        #expect(try result.get().response.statusCode == 200)
+    }
+
+    @Test func aBodyStreamIsSentOnceAndARequestWhoseStreamWasReadFails() async throws {
+        let server = try RecordingHTTPServer { _ in .status(200, body: "ok") }
+        defer { server.stop() }
+        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+        var request = URLRequest(url: server.url("/upload"))
+        request.httpMethod = "PUT"
+        request.httpBodyStream = InputStream(data: payload)
+        let transport = AsyncHTTPClientTransportSuiteTests.shared
+        let first = await TransportSuite.outcome(of: transport.requestPublisher(for: request))
+        #expect(try first.get().response.statusCode == 200)
+        #expect(server.requests.first?.body == payload)
+        let again = await TransportSuite.outcome(of: transport.requestPublisher(for: request))
+        guard case .failure(.invalidRequest(let reason)) = again else {
+            Issue.record("expected invalidRequest, got \(again)")
+            return
+        }
+        #expect(reason.contains("httpBodyStream"))
+        #expect(server.requests.count == 1)
+    }
+
     @Test(arguments: [
         (HTTPClientError.deadlineExceeded as any Error & Sendable, URLError.Code.timedOut, false),
         (HTTPClientError.readTimeout, .timedOut, false),
