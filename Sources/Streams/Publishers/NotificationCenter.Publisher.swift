@@ -92,21 +92,21 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     private enum Phase {
         /// Observing, with what the subscriber still wants and the center's observer token
         /// (nil only while the observer is being added).
-        case observing(Downstream, demand: Subscribers.Demand, observer: (any NSObjectProtocol)?)
+        case subscribed(Downstream, demand: Subscribers.Demand, observer: (any NSObjectProtocol)?)
         case terminated
 
         /// A notification arrived: the subscriber to call, after taking one from its demand,
         /// or nil to drop the notification.
         mutating func take() -> Downstream? {
-            guard case .observing(let downstream, let demand, let observer) = self, demand > 0 else { return nil }
-            self = .observing(downstream, demand: demand - 1, observer: observer)
+            guard case .subscribed(let downstream, let demand, let observer) = self, demand > 0 else { return nil }
+            self = .subscribed(downstream, demand: demand - 1, observer: observer)
             return downstream
         }
 
-        /// Adds `more` to the demand while observing.
+        /// Adds `more` to the demand while subscribed.
         mutating func add(_ more: Subscribers.Demand) {
-            guard more > 0, case .observing(let downstream, let demand, let observer) = self else { return }
-            self = .observing(downstream, demand: demand + more, observer: observer)
+            guard more > 0, case .subscribed(let downstream, let demand, let observer) = self else { return }
+            self = .subscribed(downstream, demand: demand + more, observer: observer)
         }
     }
 
@@ -119,14 +119,14 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
         self.center = center
         self.name = name
         self.object = object
-        state = LockedState(.observing(downstream, demand: .none, observer: nil))
+        state = LockedState(.subscribed(downstream, demand: .none, observer: nil))
         let receiver: any NotificationReceiver = self
         let observer = center.addObserver(forName: name, object: object, queue: nil) { notification in
             receiver.receive(notification)
         }
         state.withLock { phase in
-            if case .observing(let downstream, let demand, nil) = phase {
-                phase = .observing(downstream, demand: demand, observer: observer)
+            if case .subscribed(let downstream, let demand, nil) = phase {
+                phase = .subscribed(downstream, demand: demand, observer: observer)
             }
         }
     }
@@ -149,7 +149,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
             defer { phase = .terminated }
             return phase
         }
-        if case .observing(_, _, let observer?) = previous {
+        if case .subscribed(_, _, let observer?) = previous {
             center.removeObserver(observer)
         }
     }
@@ -158,7 +158,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
 
     var customMirror: Mirror {
         let demand = state.withLock { (phase) -> Subscribers.Demand in
-            if case .observing(_, let demand, _) = phase { demand } else { .none }
+            if case .subscribed(_, let demand, _) = phase { demand } else { .none }
         }
         return Mirror(
             self,
