@@ -23,7 +23,7 @@
 /// their type): an upstream may call the subscription from unspecialised code, where every use
 /// of a generic type costs a metadata lookup. The phase is a plain enum and the subscription sits
 /// beside it: an `any Subscription` inside the enum would be copied through its value witnesses
-/// by every `switch` on the phase (Docs/Performance.md, "Moved, not copied").
+/// by every `switch` on the phase (Docs/Performance.md, "`catch` did the same").
 @usableFromInline
 struct CatchStateMachine {
     @usableFromInline
