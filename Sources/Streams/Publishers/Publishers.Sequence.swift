@@ -201,18 +201,16 @@ where Downstream.Input == Iterator.Element {
     @inlinable
     func cancel() {
         // The sequence is handed out of the lock so that it is released outside it.
-        let (mustRelease, _) = state.withLock { state -> (Bool, Any?) in
-            guard !state.terminated else { return (false, nil) }
-            state.terminated = true
-            cancelled.store(true, ordering: .relaxed)
-            defer { state.sequence = nil }
-            guard !state.owned else { return (false, state.sequence) }
-            state.owned = true
-            return (true, state.sequence)
-        }
-        if mustRelease {
-            release()
-        }
+        // The action (with the sequence) dies at the end of the `guard`, before the release.
+        guard
+            case .release = state.withLock({ state -> SequenceSubscriptionState.CancelAction in
+                let action = state.cancel()
+                if case .none = action { return action }
+                cancelled.store(true, ordering: .relaxed)
+                return action
+            })
+        else { return }
+        release()
     }
 
     /// As in Combine: the sequence while active; once exhausted or cancelled `Sequence`
