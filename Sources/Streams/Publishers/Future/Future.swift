@@ -62,6 +62,7 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
 
 /// The type-erased face of a future's subscription.
 @usableFromInline
+// Unchecked: a non-final class cannot be checked Sendable; its subclass keeps its state in a lock.
 class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
     init() {}
