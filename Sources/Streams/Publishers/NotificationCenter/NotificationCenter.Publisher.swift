@@ -80,6 +80,28 @@ private protocol NotificationReceiver: AnyObject, Sendable {
     func receive(_ notification: Notification)
 }
 
+/// Where a ``NotificationSubscription`` stands: a value with no lock and no callouts.
+enum NotificationSubscriptionStateMachine<Downstream: Subscriber> {
+    /// Observing, with what the subscriber still wants and the center's observer token
+    /// (nil only while the observer is being added).
+    case subscribed(Downstream, demand: Subscribers.Demand, observer: (any NSObjectProtocol)?)
+    case terminated
+
+    /// A notification arrived: the subscriber to call, after taking one from its demand,
+    /// or nil to drop the notification.
+    mutating func take() -> Downstream? {
+        guard case .subscribed(let downstream, let demand, let observer) = self, demand > 0 else { return nil }
+        self = .subscribed(downstream, demand: demand - 1, observer: observer)
+        return downstream
+    }
+
+    /// Adds `more` to the demand while subscribed.
+    mutating func add(_ more: Subscribers.Demand) {
+        guard more > 0, case .subscribed(let downstream, let demand, let observer) = self else { return }
+        self = .subscribed(downstream, demand: demand + more, observer: observer)
+    }
+}
+
 /// One subscriber's observer of ``Foundation/NotificationCenter/Publisher``.
 ///
 /// The center keeps the subscription (through the observer's block) until `cancel()` removes
@@ -88,32 +110,10 @@ private protocol NotificationReceiver: AnyObject, Sendable {
 final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver, CustomStringConvertible,
     CustomReflectable, @unchecked Sendable
 where Downstream.Input == Notification, Downstream.Failure == Never {
-    /// Where the subscription stands.
-    private enum Phase {
-        /// Observing, with what the subscriber still wants and the center's observer token
-        /// (nil only while the observer is being added).
-        case subscribed(Downstream, demand: Subscribers.Demand, observer: (any NSObjectProtocol)?)
-        case terminated
-
-        /// A notification arrived: the subscriber to call, after taking one from its demand,
-        /// or nil to drop the notification.
-        mutating func take() -> Downstream? {
-            guard case .subscribed(let downstream, let demand, let observer) = self, demand > 0 else { return nil }
-            self = .subscribed(downstream, demand: demand - 1, observer: observer)
-            return downstream
-        }
-
-        /// Adds `more` to the demand while subscribed.
-        mutating func add(_ more: Subscribers.Demand) {
-            guard more > 0, case .subscribed(let downstream, let demand, let observer) = self else { return }
-            self = .subscribed(downstream, demand: demand + more, observer: observer)
-        }
-    }
-
     private let center: NotificationCenter
     private let name: Notification.Name
     private let object: AnyObject?
-    private let state: LockedState<Phase>
+    private let state: LockedState<NotificationSubscriptionStateMachine<Downstream>>
 
     init(center: NotificationCenter, name: Notification.Name, object: AnyObject?, downstream: Downstream) {
         self.center = center
@@ -145,7 +145,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     func cancel() {
         // Taken out of the lock, so that the observer is removed and the subscriber released
         // outside it.
-        let previous = state.withLock { (phase) -> Phase in
+        let previous = state.withLock { (phase) -> NotificationSubscriptionStateMachine<Downstream> in
             defer { phase = .terminated }
             return phase
         }
