@@ -10,20 +10,20 @@ import Streams
 /// what the subscription must do once the lock is released.
 ///
 /// Phases, and the events that move between them:
-/// - `waiting`: subscribed, nothing requested yet; the first request → `starting`.
+/// - `awaitingDemand`: subscribed, nothing requested yet; the first request → `starting`.
 /// - `starting`: the task is being made, outside the lock; the task → `running`.
-/// - `running`: the task was resumed; its end → `done`.
-/// - `done`: ended or cancelled; the downstream is let go and later events are ignored.
+/// - `running`: the task was resumed; its end → `terminated`.
+/// - `terminated`: ended or cancelled; the downstream is let go and later events are ignored.
 ///
-/// `cancel()` leads from every phase to `done`. A task made after the cancel is cancelled
+/// `cancel()` leads from every phase to `terminated`. A task made after the cancel is cancelled
 /// before it ever starts; one already running is stopped as its transport decides (for a
 /// URLSession, as ``URLSession/stop(_:)`` does).
 struct DataTaskStateMachine<Downstream, Task> {
     enum Phase {
-        case waiting(Downstream)
+        case awaitingDemand(Downstream)
         case starting(Downstream)
         case running(Downstream, Task)
-        case done
+        case terminated
     }
 
     private(set) var phase: Phase
@@ -31,14 +31,14 @@ struct DataTaskStateMachine<Downstream, Task> {
     private(set) var demand = Subscribers.Demand.none
 
     init(downstream: Downstream) {
-        phase = .waiting(downstream)
+        phase = .awaitingDemand(downstream)
     }
 
     /// The downstream, until done.
     var downstream: Downstream? {
         switch phase {
-        case .waiting(let downstream), .starting(let downstream), .running(let downstream, _): downstream
-        case .done: nil
+        case .awaitingDemand(let downstream), .starting(let downstream), .running(let downstream, _): downstream
+        case .terminated: nil
         }
     }
 
@@ -48,7 +48,7 @@ struct DataTaskStateMachine<Downstream, Task> {
     }
 
     var isDone: Bool {
-        if case .done = phase { true } else { false }
+        if case .terminated = phase { true } else { false }
     }
 
     /// What to do once the lock is released, after a request.
@@ -64,7 +64,7 @@ struct DataTaskStateMachine<Downstream, Task> {
     /// later one resumes it again if `resumingEveryTime`, as Combine's `dataTaskPublisher` does.
     mutating func requested(_ demand: Subscribers.Demand, resumingEveryTime: Bool) -> RequestAction {
         switch phase {
-        case .waiting(let downstream):
+        case .awaitingDemand(let downstream):
             self.demand += demand
             phase = .starting(downstream)
             return .makeTask
@@ -74,7 +74,7 @@ struct DataTaskStateMachine<Downstream, Task> {
         case .running(_, let task):
             self.demand += demand
             return resumingEveryTime ? .resume(task) : .none
-        case .done:
+        case .terminated:
             return .none
         }
     }
@@ -121,14 +121,14 @@ struct DataTaskStateMachine<Downstream, Task> {
         let previous = phase
         finish()
         switch previous {
-        case .waiting(let downstream), .starting(let downstream): return .release(downstream)
+        case .awaitingDemand(let downstream), .starting(let downstream): return .release(downstream)
         case .running(let downstream, let task): return .stop(task, releasing: downstream)
-        case .done: return .none
+        case .terminated: return .none
         }
     }
 
     private mutating func finish() {
-        phase = .done
+        phase = .terminated
         demand = .none
     }
 }

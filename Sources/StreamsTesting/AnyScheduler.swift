@@ -20,6 +20,7 @@ import Streams
 /// Combine has no such type; it comes from the ecosystem around it. It lives in
 /// `StreamsTesting`, which an app target may link: it links Swift Testing only weakly, and
 /// XCTest not at all.
+// Unchecked: the closures capture only the wrapped scheduler, which `init` requires to be Sendable.
 public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // Sendable because the closures capture only the wrapped scheduler, which `init` requires

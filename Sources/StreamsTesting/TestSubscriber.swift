@@ -13,6 +13,7 @@ import Streams
 /// subscriber.request(.max(2))
 /// #expect(subscriber.events == [.subscription("[1, 2, 3]"), .value(1), .value(2), .value(3), .completion(.finished)])
 /// ```
+// Unchecked: what it records is behind a lock; the values it records need not be Sendable.
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     @unchecked Sendable
 {

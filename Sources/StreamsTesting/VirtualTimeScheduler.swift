@@ -23,7 +23,7 @@ import Streams
 /// model.query = "swift"
 /// queue.advance(by: .milliseconds(300))   // the debounced search runs now
 /// ```
-public final class VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+public final class VirtualTimeScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // The members below are inlinable so that the operators using the scheduler in a test run
     // code specialised for its time type: unspecialised, every job copied in or out of the list

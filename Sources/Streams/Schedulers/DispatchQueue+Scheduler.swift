@@ -7,6 +7,7 @@ extension DispatchQueue: Scheduler {
     /// ```swift
     /// let options = DispatchQueue.SchedulerOptions(qos: .userInitiated)
     /// ```
+    // Unchecked: `DispatchWorkItemFlags` is a plain option set and `DispatchGroup` is thread-safe.
     public struct SchedulerOptions: @unchecked Sendable {
         /// The quality of service of the work.
         public var qos: DispatchQoS

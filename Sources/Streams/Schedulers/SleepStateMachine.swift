@@ -9,7 +9,7 @@ struct SleepStateMachine {
         /// The scheduler resumed the task, with this observer watching (if any).
         case woken((any SchedulerWakeObserver)?)
         /// Cancellation resumed the task, or came before it suspended.
-        case cancelled
+        case terminated
     }
 
     enum SuspendAction {
@@ -54,12 +54,12 @@ struct SleepStateMachine {
     mutating func cancel() -> ResumeAction {
         switch phase {
         case .awaitingContinuation:
-            phase = .cancelled
+            phase = .terminated
             return .none
         case .sleeping(let continuation, let cancellable):
-            phase = .cancelled
+            phase = .terminated
             return .resume(continuation, cancellable)
-        case .woken, .cancelled:
+        case .woken, .terminated:
             return .none
         }
     }

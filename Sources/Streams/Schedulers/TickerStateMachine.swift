@@ -7,7 +7,7 @@ struct TickerStateMachine {
         /// The work is scheduled; cancelling this stops it.
         case ticking(any Cancellable)
         /// The stream has ended: no work may run.
-        case finished
+        case terminated
     }
 
     enum AttachAction {
@@ -31,7 +31,7 @@ struct TickerStateMachine {
     }
 
     mutating func finish() -> FinishAction {
-        defer { phase = .finished }
+        defer { phase = .terminated }
         guard case .ticking(let cancellable) = phase else { return .none }
         return .cancel(cancellable)
     }

@@ -135,13 +135,26 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
     @inlinable
     @discardableResult
     func keep(upstream subscription: any Subscription) -> Int {
-        let (key, request) = state.withLock { state -> (Int, Bool) in
-            (state.upstreamSubscriptions.append(subscription), state.hasDownstreamDemand || kind.replaysCurrent)
+        let action = state.withLock { state -> KeepAction in
+            let key = state.upstreamSubscriptions.append(subscription)
+            return state.hasDownstreamDemand || kind.replaysCurrent ? .keepAndRequest(key: key) : .keep(key: key)
         }
-        if request {
+        switch action {
+        case .keep(let key):
+            return key
+        case .keepAndRequest(let key):
             subscription.request(.unlimited)
+            return key
         }
-        return key
+    }
+
+    /// What ``keep(upstream:)`` does once the lock is released.
+    @usableFromInline
+    enum KeepAction {
+        /// Kept under `key`: it is asked for values once a subscriber asks.
+        case keep(key: Int)
+        /// Kept under `key`: ask it for unlimited values now.
+        case keepAndRequest(key: Int)
     }
 
     /// Lets go of the upstream subscription kept under `key`, which has completed or been

@@ -52,7 +52,49 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         mutating func takeKeeper() -> Keeper? {
             guard let key = kept, let subject else { return nil }
             kept = nil
-            return (subject, key)
+            return Keeper(subject: subject, key: key)
+        }
+
+        /// The upstream completed: ignored unless subscribed; otherwise the subscription ends.
+        @inlinable
+        mutating func receiveCompletion() -> CompletionAction {
+            guard case .subscribed = status else { return .ignore }
+            status = .terminated
+            return .complete(forgetting: takeKeeper())
+        }
+
+        /// The subscription is cancelled: it ends, whatever its status.
+        @inlinable
+        mutating func cancel() -> CancelAction {
+            defer { status = .terminated }
+            return CancelAction(upstream: status, forgetting: takeKeeper())
+        }
+    }
+
+    /// What ``receive(completion:)`` does once the lock is released.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed (before the subscription, or already ended): nothing.
+        case ignore
+        /// Close the gate, send the completion to the subject, and tell the subject to forget
+        /// this subscription if it keeps it.
+        case complete(forgetting: Keeper?)
+    }
+
+    /// What ``cancel()`` does once the lock is released: cancel `upstream` (a status, so that
+    /// nothing is cancelled before the subscription or after the end) and tell the subject to
+    /// forget this subscription if it keeps it.
+    @usableFromInline
+    struct CancelAction {
+        @usableFromInline
+        let upstream: SubscriptionStatus
+        @usableFromInline
+        let forgetting: Keeper?
+
+        @inlinable
+        init(upstream: SubscriptionStatus, forgetting: Keeper?) {
+            self.upstream = upstream
+            self.forgetting = forgetting
         }
     }
 
@@ -114,12 +156,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        let (subscribed, forgetting) = state.withLock { state -> (Bool, Keeper?) in
-            guard case .subscribed = state.status else { return (false, nil) }
-            state.status = .terminated
-            return (true, state.takeKeeper())
-        }
-        guard subscribed else { return }
+        guard case .complete(let forgetting) = state.withLock({ $0.receiveCompletion() }) else { return }
         let previous = gate.close()
         if previous != .closed {
             borrowedSubject._withUnsafeGuaranteedRef { $0.send(completion: completion) }
@@ -133,7 +170,18 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     /// The subject and the key it keeps this subscription under, to tell it that the
     /// subscription ended.
     @usableFromInline
-    typealias Keeper = (subject: Downstream, key: Int)
+    struct Keeper {
+        @usableFromInline
+        let subject: Downstream
+        @usableFromInline
+        let key: Int
+
+        @inlinable
+        init(subject: Downstream, key: Int) {
+            self.subject = subject
+            self.key = key
+        }
+    }
 
     /// Tells the subject that this subscription ended; call outside the lock.
     @inlinable
@@ -159,15 +207,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func cancel() {
-        let (upstream, forgetting) = state.withLock { state -> (SubscriptionStatus, Keeper?) in
-            defer { state.status = .terminated }
-            return (state.status, state.takeKeeper())
-        }
+        let action = state.withLock { $0.cancel() }
         if gate.close() == .open {
             release()
         }
-        upstream.cancel()
-        forget(forgetting)
+        action.upstream.cancel()
+        forget(action.forgetting)
     }
 
     @usableFromInline

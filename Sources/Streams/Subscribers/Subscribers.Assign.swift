@@ -48,6 +48,28 @@ extension Subscribers {
             init(target: Root) {
                 self.target = target
             }
+
+            /// What ``Subscribers/Assign/cancel()`` does once the lock is released.
+            @usableFromInline
+            enum CancelAction {
+                /// Before any subscription: nothing, and the object is kept, as in Combine.
+                case none
+                /// Cancel the upstream (a status: nothing to cancel once completed), then let go
+                /// of `released`, the object, outside the lock.
+                case cancel(SubscriptionStatus, released: Root?)
+            }
+
+            /// The subscriber is cancelled: it ends and lets go of the object, unless it has no
+            /// subscription yet.
+            @inlinable
+            mutating func cancel() -> CancelAction {
+                if case .awaitingSubscription = status { return .none }
+                defer {
+                    status = .terminated
+                    target = nil
+                }
+                return .cancel(status, released: target)
+            }
         }
 
         @usableFromInline
@@ -115,15 +137,9 @@ extension Subscribers {
         /// Before any subscription it does nothing, as in Combine: the object is kept.
         @inlinable
         public func cancel() {
-            let taken = state.withLock { state -> (SubscriptionStatus, Root?) in
-                if case .awaitingSubscription = state.status { return (state.status, nil) }
-                defer {
-                    state.status = .terminated
-                    state.target = nil
-                }
-                return (state.status, state.target)
-            }
-            taken.0.cancel()
+            guard case .cancel(let upstream, let released) = state.withLock({ $0.cancel() }) else { return }
+            upstream.cancel()
+            withExtendedLifetime(released) {}
         }
 
         /// `"Assign <Root>."`, as Combine describes it.

@@ -7,6 +7,7 @@
 /// let novel = digest.errors(includeUnknownNovelValueErrors: true).compactMap { $0 as? UnknownNovelValueError }
 /// print(novel.map(\.novelValue))   // ["archived"]
 /// ```
+// Unchecked: `novelValue` is a raw value (a `String`, an `Int`, ...), typed `Any`.
 public struct UnknownNovelValueError: Error, @unchecked Sendable, CustomStringConvertible {
     /// The raw value that has no case (a `String`, an `Int`, ...: raw values are plain values,
     /// which is why the error may cross threads).

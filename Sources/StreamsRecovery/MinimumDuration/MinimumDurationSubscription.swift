@@ -4,6 +4,7 @@ import Streams
 /// `LockedState`, with every call to the downstream, the upstream and the scheduler made
 /// outside it. The deadline is scheduled when the upstream subscribes (unless it has passed);
 /// its action holds the subscription until then.
+// Unchecked: it holds the scheduler, its deadline and options, which need not be Sendable.
 final class MinimumDurationSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription,
     CustomStringConvertible, CustomReflectable, @unchecked Sendable

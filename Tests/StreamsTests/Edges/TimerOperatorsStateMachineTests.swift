@@ -181,7 +181,7 @@ import Testing
         let event28 = machine.receiveValue(4, now: Self.at(500), interval: second, latest: false)
         #expect(event28 == nil, "no demand left")
         let event29 = machine.receiveCompletion(.finished, subscription: Timer())
-        #expect(event29 == false, "queued behind the pending value")
+        #expect(event29 == .queued, "queued behind the pending value")
         guard case .deliverAndComplete(_, let last, _, let keepAlive) = machine.emit(now: Self.at(1010)) else {
             Issue.record("the completion is not queued behind the value")
             return
@@ -195,9 +195,9 @@ import Testing
         var machine = Throttle(downstream: Downstream())
         _ = machine.receiveSubscription(RecordingSubscription())
         let event30 = machine.receiveCompletion(.failure(.oops), subscription: Timer())
-        #expect(event30)
+        #expect(event30 == .schedule)
         let event31 = machine.receiveCompletion(.finished, subscription: Timer())
-        #expect(event31 == false)
+        #expect(event31 == .ignore)
         guard case .none = machine.emit(now: Self.at(0)) else { Issue.record("emitted"); return }
         guard case .deliver(_, let delivered) = machine.deliverCompletion() else { Issue.record("not delivered"); return }
         #expect(delivered == .failure(.oops))
@@ -211,18 +211,18 @@ import Testing
     @Test func collectSendsGroupsWhileThereIsDemandAndHoldsTheRest() throws {
         var machine = Collect(downstream: TestSubscriber(), count: 2)
         let event34 = machine.receiveValue(0)
-        #expect(event34 == nil)
+        #expect(event34 == .ignore)
         let upstream = RecordingSubscription()
         let event35 = machine.receiveSubscription(upstream)
         #expect(event35 != nil)
         let event36 = machine.armed(Timer())
         #expect(event36 == nil)
         let event37 = machine.receiveValue(1)
-        #expect(event37 == false)
+        #expect(event37 == .collected)
         let event38 = machine.receiveValue(2)
-        #expect(event38 == true, "a full group")
+        #expect(event38 == .filledGroup, "a full group")
         let event39 = machine.receiveValue(3)
-        #expect(event39 == false)
+        #expect(event39 == .collected)
         guard case .idle = machine.flushStep(onlyFullGroups: true) else { Issue.record("sent without demand"); return }
         guard case .askUpstream(let forwardTo, let flush) = machine.request(.max(1)) else { Issue.record("not asked"); return }
         #expect(Self.same(forwardTo, upstream))
@@ -241,7 +241,7 @@ import Testing
         _ = machine.receiveValue(1)
         guard case .flush = machine.receiveCompletion(.finished) else { Issue.record("no flush"); return }
         let event40 = machine.receiveValue(2)
-        #expect(event40 == nil)
+        #expect(event40 == .ignore)
         guard case .flush = machine.request(.max(1)) else { Issue.record("no flush"); return }
         guard case .send(_, let group) = machine.flushStep(onlyFullGroups: false) else { Issue.record("no group"); return }
         #expect(group == [1])

@@ -3,7 +3,7 @@
 /// task, outside the lock.
 @usableFromInline
 final class FromAsyncSubscription<Downstream: Subscriber>: Subscription, AsyncTaskBody, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias StateMachine = FromAsyncStateMachine<Downstream>

@@ -3,7 +3,7 @@
 /// iteration stops; the downstream is called from that task, outside the lock.
 @usableFromInline
 final class FromAsyncSequenceSubscription<Downstream: Subscriber, Base: AsyncSequence & Sendable>: Subscription,
-    AsyncTaskBody, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    AsyncTaskBody, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Base.Element == Downstream.Input, Base.Failure == Downstream.Failure {
     @usableFromInline
     typealias StateMachine = FromAsyncSequenceStateMachine<Downstream>

@@ -80,15 +80,63 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         /// Empties the state and hands it out, so that it dies outside the lock, with the
         /// waiters to wake.
         @inlinable
-        mutating func takeAll() -> (downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
+        mutating func takeAll() -> Remains {
             defer {
                 downstream = nil
                 buffer = []
                 bufferHead = 0
                 pendingCompletion = nil
             }
-            return (downstream, buffer, turn.dismissAll())
+            return Remains(downstream: downstream, rest: buffer, dismissed: turn.dismissAll())
         }
+
+        /// The upstreams ended with `completion`: a failure discards what is buffered; the
+        /// completion goes now if nobody is delivering and nothing is buffered, else it waits
+        /// for the drain.
+        @inlinable
+        mutating func complete(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompleteAction {
+            guard isOpen else { return .none }
+            if case .failure = completion {
+                buffer = []
+                bufferHead = 0
+            }
+            guard !turn.isHeld, bufferedCount == 0 else {
+                pendingCompletion = completion
+                return .none
+            }
+            let remains = takeAll()
+            guard let downstream = remains.downstream else { return .none }
+            return .complete(downstream, released: remains.rest)
+        }
+    }
+
+    /// What ``State/takeAll()`` hands out of the lock: the downstream, what was buffered (to
+    /// die outside the lock), and the threads that were waiting for the turn, to be woken.
+    @usableFromInline
+    struct Remains {
+        @usableFromInline
+        let downstream: Downstream?
+        @usableFromInline
+        let rest: Any
+        @usableFromInline
+        let dismissed: ArraySlice<TurnWaiter>
+
+        @inlinable
+        init(downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
+            self.downstream = downstream
+            self.rest = rest
+            self.dismissed = dismissed
+        }
+    }
+
+    /// What ``complete(_:)`` does once it has left the lock.
+    @usableFromInline
+    enum CompleteAction {
+        /// Nothing now: the outlet has ended, or the completion waits for the drain.
+        case none
+        /// Send the completion to this downstream; `released` (what was buffered) dies outside
+        /// the lock.
+        case complete(Downstream, released: Any)
     }
 
     @usableFromInline
@@ -221,20 +269,8 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// Completes the downstream once buffered values are out (`.finished`) or next (a failure).
     @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
-        let taken = state.withLock { state -> (Downstream, Any)? in
-            guard state.isOpen else { return nil }
-            if case .failure = completion {
-                state.buffer = []
-                state.bufferHead = 0
-            }
-            guard !state.turn.isHeld, state.bufferedCount == 0 else {
-                state.pendingCompletion = completion
-                return nil
-            }
-            let released = state.takeAll()
-            return released.downstream.map { ($0, released.rest) }
-        }
-        taken?.0.receive(completion: completion)
+        guard case .complete(let downstream, _) = state.withLock({ $0.complete(completion) }) else { return }
+        downstream.receive(completion: completion)
     }
 
     /// Adds demand and delivers buffered values it allows.

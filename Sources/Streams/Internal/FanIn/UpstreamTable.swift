@@ -35,8 +35,8 @@ struct UpstreamTable {
     /// How many upstreams lack what a combined value needs: for `combineLatest`, those that
     /// have not sent a value yet; for `zip`, those whose queue is empty, so that a value that
     /// completes no tuple costs a constant amount of work, whatever the number of upstreams. One
-    /// field for both modes: a second one made every `combineLatest` value dearer, by about a
-    /// hundred instructions, although only `zip` uses it.
+    /// field for both modes: a second one made every `combineLatest` value dearer, although only
+    /// `zip` uses it (Docs/Performance.md, "Why the code is shaped this way", has the figure).
     @usableFromInline
     var missing: Int
     /// `zip`: the values of each upstream waiting for their partners, oldest first.

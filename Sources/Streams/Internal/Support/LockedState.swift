@@ -31,6 +31,7 @@ import Synchronization
 /// does for its sanitizer pass) the lock is a pthread mutex that ThreadSanitizer intercepts, and
 /// the value lives in a separate allocation beside it. Nothing else changes between the two.
 @usableFromInline
+// Unchecked: the state is reached only inside `withLock`, under the lock.
 package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     #if STREAMS_TSAN
     @usableFromInline

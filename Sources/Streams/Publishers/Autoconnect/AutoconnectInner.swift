@@ -3,6 +3,7 @@
 /// upstream reaches the subscriber wrapped in an ``AutoconnectSubscription``, which counts the
 /// subscriber out when it cancels.
 @usableFromInline
+// Unchecked: it holds the downstream and the publisher, which need not be Sendable.
 final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {

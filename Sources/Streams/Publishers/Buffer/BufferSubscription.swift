@@ -55,7 +55,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             return .none
         case .drain:
             // Inside a value, `.keepFull` returns the number of delivered values as demand.
-            return .max(drain().delivered)
+            guard case .delivered(let count, _) = drain() else { return .none }
+            return .max(count)
         case .makeError:
             let error = makeError!()
             state.withLock { $0.overflowed(error) }?.cancel()
@@ -71,12 +72,22 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         }
     }
 
+    /// How a call to ``drain()`` ended.
+    @usableFromInline
+    enum DrainOutcome {
+        /// Another call was draining, or the completion went out.
+        case none
+        /// The drain is over with `count` values sent; `.keepFull` asks `upstream` for that many
+        /// again (nil for the other policies).
+        case delivered(Int, upstream: (any Subscription)?)
+    }
+
     /// Sends buffered values while there is demand, then a completion when it is due, unless
     /// another call is already draining. Returns how many values `.keepFull` asks `upstream`
     /// for again.
     @inlinable
-    func drain() -> (delivered: Int, upstream: (any Subscription)?) {
-        guard state.withLock({ $0.beginDrain() }) else { return (0, nil) }
+    func drain() -> DrainOutcome {
+        guard state.withLock({ $0.beginDrain() }) else { return .none }
         var returned = Subscribers.Demand.none
         while true {
             switch state.withLock({ $0.drainStep(returned: returned) }) {
@@ -84,9 +95,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                 returned = downstream.receive(value)
             case .complete(let downstream, let completion, _):
                 downstream.receive(completion: completion)
-                return (0, nil)
+                return .none
             case .stop(let delivered, let upstream):
-                return (delivered, upstream)
+                return .delivered(delivered, upstream: upstream)
             }
         }
     }
@@ -96,8 +107,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         // As in Combine, `.none` is accepted and changes nothing.
         guard state.withLock({ $0.request(demand) }) else { return }
         // Inside a request, `.keepFull` asks for the delivered values with a request.
-        let (delivered, upstream) = drain()
-        upstream?.request(.max(delivered))
+        guard case .delivered(let delivered, let upstream?) = drain() else { return }
+        upstream.request(.max(delivered))
     }
 
     @inlinable

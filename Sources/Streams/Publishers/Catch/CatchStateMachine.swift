@@ -3,14 +3,14 @@
 /// released.
 ///
 /// Phases, and the events that move between them:
-/// - `awaitingSubscription`: the upstream's subscription → `upstream`. A `cancel()` here changes
+/// - `awaitingSubscription`: the upstream's subscription → `subscribed`. A `cancel()` here changes
 ///   nothing (a late subscription is still accepted), as in Combine.
-/// - `upstream`: `.finished` → `completed`; a failure → `awaitingRecovery` (the handler runs
+/// - `subscribed`: `.finished` → `terminated`; a failure → `awaitingRecovery` (the handler runs
 ///   outside the lock); `cancel()` → `cancelled`.
-/// - `awaitingRecovery`: the recovery's subscription → `recovery`; the handler threw →
-///   `completed`; `cancel()` → `cancelled`, and the recovery subscription is cancelled when it
+/// - `awaitingRecovery`: the recovery's subscription → `subscribedToRecovery`; the handler threw →
+///   `terminated`; `cancel()` → `cancelled`, and the recovery subscription is cancelled when it
 ///   arrives (Combine loses that cancel).
-/// - `recovery`: its completion → `completed`; `cancel()` → `cancelled`.
+/// - `subscribedToRecovery`: its completion → `terminated`; `cancel()` → `cancelled`.
 ///
 /// Demand is counted for the upstream only: each upstream value takes one, and a value with
 /// none outstanding traps, as in Combine (this is also how a value before the subscription
@@ -23,7 +23,7 @@
 /// their type): an upstream may call the subscription from unspecialised code, where every use
 /// of a generic type costs a metadata lookup. The phase is a plain enum and the subscription sits
 /// beside it: an `any Subscription` inside the enum would be copied through its value witnesses
-/// by every `switch` on the phase (Docs/Performance.md, "Moved, not copied").
+/// by every `switch` on the phase (Docs/Performance.md, "`catch` did the same").
 @usableFromInline
 struct CatchStateMachine {
     @usableFromInline
@@ -33,19 +33,20 @@ struct CatchStateMachine {
     enum Phase {
         case awaitingSubscription
         /// Values come from the upstream, whose subscription is `subscription`.
-        case upstream
+        case subscribed
         case awaitingRecovery
         /// Values come from the recovery publisher, whose subscription is `subscription`.
-        case recovery
+        case subscribedToRecovery
         /// A completion went downstream: everything is let go, later events are ignored.
-        case completed
-        /// The downstream cancelled: everything is let go, later events are ignored.
+        case terminated
+        /// The downstream cancelled: everything is let go, later events are ignored. Kept apart
+        /// from `terminated` because a late upstream failure is ignored here and traps there.
         case cancelled
     }
 
     @usableFromInline
     var phase = Phase.awaitingSubscription
-    /// The upstream's subscription (`upstream`) or the recovery's (`recovery`); nil otherwise.
+    /// The upstream's subscription (`subscribed`) or the recovery's (`subscribedToRecovery`); nil otherwise.
     @usableFromInline
     var subscription: (any Subscription)?
     /// Requested by the downstream and not yet used up by an upstream value.
@@ -80,7 +81,7 @@ struct CatchStateMachine {
     @inlinable
     mutating func upstreamSubscribed(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .awaitingSubscription = phase, let resources else { return .cancel }
-        phase = .upstream
+        phase = .subscribed
         self.subscription = subscription
         return .handOver(resources)
     }
@@ -90,8 +91,8 @@ struct CatchStateMachine {
     @inlinable
     mutating func upstreamValue() -> Resources? {
         switch phase {
-        case .completed, .cancelled: return nil
-        case .awaitingSubscription, .upstream, .awaitingRecovery, .recovery: break
+        case .terminated, .cancelled: return nil
+        case .awaitingSubscription, .subscribed, .awaitingRecovery, .subscribedToRecovery: break
         }
         precondition(demand > 0, "Catch received a value without demand")
         if demand != .unlimited { demand -= 1 }
@@ -121,21 +122,21 @@ struct CatchStateMachine {
             switch phase {
             case .awaitingSubscription:
                 preconditionFailure("Unexpected state: received completion but do not have subscription")
-            case .upstream:
+            case .subscribed:
                 upstreamFailed = true
                 phase = .awaitingRecovery
                 subscription = nil
                 return resources.map(CompletionAction.recover) ?? .none
             case .cancelled:
                 return .none
-            case .completed where !upstreamFailed:
+            case .terminated where !upstreamFailed:
                 return .none
-            case .awaitingRecovery, .recovery, .completed:
+            case .awaitingRecovery, .subscribedToRecovery, .terminated:
                 preconditionFailure(
                     "Unexpected state: received completion but do not have subscription (a second failure)")
             }
         }
-        guard case .upstream = phase else { return .none }
+        guard case .subscribed = phase else { return .none }
         return complete()
     }
 
@@ -150,7 +151,7 @@ struct CatchStateMachine {
     @inlinable
     mutating func recoverySubscribed(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .awaitingRecovery = phase else { return .cancel }
-        phase = .recovery
+        phase = .subscribedToRecovery
         self.subscription = subscription
         return demand > 0 ? .request(demand) : .none
     }
@@ -169,13 +170,13 @@ struct CatchStateMachine {
     /// The handler made a recovery publisher whose outcome is known: with `hasValue`, one
     /// value then `.finished`; else its completion alone. Subscribing would deliver it at once
     /// when there is demand for the value (it is asked for the demand left) or there is no
-    /// value; then the machine moves to `recovery` as if it had subscribed, with a subscription
+    /// value; then the machine moves to `subscribedToRecovery` as if it had subscribed, with a subscription
     /// that ignores requests and cancels.
     @inlinable
     mutating func recoveredImmediately(hasValue: Bool) -> ImmediateRecoveryAction {
         guard case .awaitingRecovery = phase else { return .ignore }
         if hasValue && demand == .none { return .subscribe }
-        phase = .recovery
+        phase = .subscribedToRecovery
         subscription = Subscriptions.empty
         return .deliver
     }
@@ -185,21 +186,21 @@ struct CatchStateMachine {
     /// the demand, as in Combine.
     @inlinable
     func recoveryValue() -> Resources? {
-        guard case .recovery = phase else { return nil }
+        guard case .subscribedToRecovery = phase else { return nil }
         return resources
     }
 
     /// The recovery publisher completed.
     @inlinable
     mutating func recoveryCompleted() -> CompletionAction {
-        guard case .recovery = phase else { return .none }
+        guard case .subscribedToRecovery = phase else { return .none }
         return complete()
     }
 
     /// Marks the machine completed and lets go of the resources, to be used outside the lock.
     @inlinable
     mutating func complete() -> CompletionAction {
-        phase = .completed
+        phase = .terminated
         subscription = nil
         defer { resources = nil }
         return resources.map(CompletionAction.complete) ?? .none
@@ -213,13 +214,13 @@ struct CatchStateMachine {
         switch phase {
         case .awaitingSubscription:
             preconditionFailure("Unexpected state: request before subscription sent")
-        case .upstream, .recovery:
+        case .subscribed, .subscribedToRecovery:
             self.demand += demand
             return .subscribed(subscription.unsafelyUnwrapped)
         case .awaitingRecovery:
             self.demand += demand
             return .terminated
-        case .completed, .cancelled:
+        case .terminated, .cancelled:
             return .terminated
         }
     }
@@ -242,9 +243,9 @@ struct CatchStateMachine {
     @inlinable
     mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingSubscription, .completed, .cancelled:
+        case .awaitingSubscription, .terminated, .cancelled:
             return .none
-        case .upstream, .recovery, .awaitingRecovery:
+        case .subscribed, .subscribedToRecovery, .awaitingRecovery:
             break
         }
         let active = subscription.take()

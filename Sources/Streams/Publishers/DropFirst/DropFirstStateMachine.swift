@@ -71,7 +71,7 @@ struct DropFirstStateMachine<Downstream> {
         return .forward
     }
 
-    /// A completion: forwarded unless terminated (`true`), then everything ends.
+    /// A completion: whether to forward it (not once terminated); then everything ends.
     @inlinable
     mutating func receiveCompletion() -> Bool {
         if case .terminated = phase { return false }

@@ -88,6 +88,8 @@ final class MulticastInner<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Before the subject's subscription and after the inner ended (completion or cancel),
     /// values and completions are ignored, also when a subject sends them out of contract.
     @usableFromInline
+    // Unchecked: it holds the downstream, which need not be Sendable, and calls it only as the
+    // subject's subscriber.
     struct Link: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
         @unchecked Sendable
     {

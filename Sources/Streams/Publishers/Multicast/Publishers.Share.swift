@@ -25,6 +25,7 @@ extension Publishers {
     /// ```swift
     /// let shared = Publishers.Share(upstream: request)
     /// ```
+    // Unchecked: it holds the upstream, which need not be Sendable; its connection is behind a lock.
     public final class Share<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
         /// The upstream's values.
         public typealias Output = Upstream.Output

@@ -11,6 +11,7 @@ extension Publishers {
     ///     .autoconnect()
     ///     .sink { print("tick at", $0) }
     /// ```
+    // Unchecked: it holds the scheduler, which need not be Sendable; its state is behind a lock.
     public final class Timer<Context: Scheduler>: ConnectablePublisher, @unchecked Sendable {
         /// The scheduler's time at each tick.
         public typealias Output = Context.SchedulerTimeType

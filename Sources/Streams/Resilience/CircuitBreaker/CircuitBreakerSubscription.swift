@@ -6,6 +6,7 @@
 /// delivered; a cancel before that gives the call's place back. Once the outcome is told, values
 /// take the ``ValueLane``, with no lock.
 @usableFromInline
+// Unchecked: it holds the scheduler and `lift`, which need not be Sendable, and the lane's downstream.
 final class CircuitBreakerSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.Input {

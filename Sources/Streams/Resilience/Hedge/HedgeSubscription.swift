@@ -8,7 +8,7 @@
 /// machine is asked again whether the stream still wants it.
 @usableFromInline
 final class HedgeSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias Resources = HedgeResources<Upstream, Context, Downstream>

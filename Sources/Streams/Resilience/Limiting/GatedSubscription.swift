@@ -7,6 +7,7 @@
 /// abandons the wait, which gives the place back at once. Once the upstream is subscribed, values
 /// take the ``ValueLane``, with no lock.
 @usableFromInline
+// Unchecked: it holds `lift`, a closure that is not Sendable, and the lane's downstream.
 final class GatedSubscription<Upstream: Publisher, Gate: SubscriptionGate, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, GateWaiter, @unchecked Sendable
 where Upstream.Output == Downstream.Input {

@@ -7,6 +7,7 @@
 /// weakly. When it fires before the upstream completes, the upstream is cancelled and the
 /// downstream fails with `expiry`.
 @usableFromInline
+// Unchecked: it holds the scheduler, `lift` and `expiry`, which need not be Sendable.
 final class TimeLimitSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input {

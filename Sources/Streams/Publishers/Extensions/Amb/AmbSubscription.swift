@@ -5,7 +5,7 @@
 /// and the downstream called, outside the lock.
 @usableFromInline
 final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias StateMachine = AmbStateMachine<Downstream>

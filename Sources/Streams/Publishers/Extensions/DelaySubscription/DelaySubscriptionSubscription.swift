@@ -4,7 +4,7 @@
 /// cancelled.
 @usableFromInline
 final class DelaySubscriptionSubscription<Downstream: Subscriber, Upstream: Publisher>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias StateMachine = DelaySubscriptionStateMachine<Downstream, Upstream>

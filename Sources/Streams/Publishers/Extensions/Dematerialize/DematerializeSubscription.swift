@@ -5,7 +5,7 @@
 /// completes the downstream. Demand passes through to the upstream.
 @usableFromInline
 final class DematerializeSubscription<Input: EventConvertible, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
     @usableFromInline
     typealias Failure = Never

@@ -5,6 +5,7 @@
 /// outside the lock; the downstream is called by one inner publisher at a time, and a failure
 /// decided while a value is on its way waits for it to return.
 @usableFromInline
+// Unchecked: it holds `transform`, a closure that is not Sendable.
 final class FlatMapFirstSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
     SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where

@@ -4,7 +4,7 @@
 /// one last event, sent when the downstream has demand for it, followed by `.finished`.
 @usableFromInline
 final class MaterializeSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == Never {
     @usableFromInline
     let state: LockedState<MaterializeStateMachine<Downstream>>

@@ -6,7 +6,7 @@
 /// outside it.
 @usableFromInline
 final class NWiseSubscription<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Downstream.Input == [Input] {
     @usableFromInline
     let state: LockedState<NWiseStateMachine<Downstream, Input>>

@@ -5,12 +5,9 @@
 /// runs. Deliveries are serial: a value sent while another is being delivered (from inside the
 /// subscriber, or from another thread) is queued and delivered, in order, by the call under
 /// way, and `send` returns at once.
-///
-/// Unchecked `Sendable`: it calls its subscriber, which need not be `Sendable`, only as the one
-/// deliverer the state machine allows at a time.
 @usableFromInline
 final class ReplaySubjectSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias Output = Downstream.Input

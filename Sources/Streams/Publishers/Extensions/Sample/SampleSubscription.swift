@@ -5,7 +5,7 @@
 @usableFromInline
 final class SampleSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+    Sendable
 where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output

@@ -3,7 +3,7 @@
 /// disposed of outside the lock, after the downstream's completion or the upstream's cancel.
 @usableFromInline
 final class UsingSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias StateMachine = UsingStateMachine<Downstream>

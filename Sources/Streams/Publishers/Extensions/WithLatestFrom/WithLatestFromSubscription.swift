@@ -4,6 +4,7 @@
 /// ``SideSubscriber``. The upstream is subscribed from inside the other's first value (outside
 /// the lock), and the result selector and the downstream are called outside the lock.
 @usableFromInline
+// Unchecked: it holds the upstream and `resultSelector`, which need not be Sendable.
 final class WithLatestFromSubscription<Upstream: Publisher, Other: Publisher, Downstream: Subscriber>: Subscriber,
     Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable

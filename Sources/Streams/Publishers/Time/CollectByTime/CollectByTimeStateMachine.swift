@@ -95,16 +95,28 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         return nil
     }
 
-    /// A value: nil when ignored, otherwise whether it filled a group.
+    /// What the subscription does with a value once the lock is released.
+    @usableFromInline
+    enum ReceiveValueAction {
+        /// The value was ignored (before the subscription, or after the completion).
+        case ignore
+        /// The value was collected: ask upstream for the next one.
+        case collected
+        /// The value filled a group of `count`: ask for the next one, and schedule a flush of
+        /// the full groups.
+        case filledGroup
+    }
+
+    /// A value arrived: collected, or ignored outside the `subscribed` phase.
     @inlinable
-    mutating func receiveValue(_ value: Value) -> Bool? {
-        guard case .subscribed(var state) = phase else { return nil }
+    mutating func receiveValue(_ value: Value) -> ReceiveValueAction {
+        guard case .subscribed(var state) = phase else { return .ignore }
         // Out of the enum while appending, so that the buffer is not copied.
         phase = .terminated
         state.buffer.append(value)
         let full = count.map { state.buffer.count == $0 } ?? false
         phase = .subscribed(state)
-        return full
+        return full ? .filledGroup : .collected
     }
 
     @inlinable

@@ -51,9 +51,15 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
 
     @inlinable
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard let full = state.withLock({ $0.receiveValue(input) }) else { return .none }
-        if full { scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) } }
-        return .max(1)
+        switch state.withLock({ $0.receiveValue(input) }) {
+        case .ignore:
+            return .none
+        case .collected:
+            return .max(1)
+        case .filledGroup:
+            scheduler.schedule(options: options) { [self] in flush(onlyFullGroups: true) }
+            return .max(1)
+        }
     }
 
     @inlinable

@@ -134,15 +134,26 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         phase = .subscribed(state)
     }
 
-    /// The upstream completed: true when the completion must be scheduled on its own (false when
-    /// it is ignored, or queued behind a pending value: then `subscription` is held until then).
+    /// What the subscription does with the upstream's completion.
+    @usableFromInline
+    enum CompletionAction {
+        /// Not subscribed, or already completed: nothing.
+        case ignore
+        /// Queued behind the pending value, which delivers it: nothing now (`subscription` is
+        /// held until then).
+        case queued
+        /// Nothing pending: schedule the completion on its own.
+        case schedule
+    }
+
+    /// The upstream completed: scheduled on its own, queued behind a pending value, or ignored.
     @inlinable
-    mutating func receiveCompletion(_ completion: Completion, subscription: AnyObject) -> Bool {
-        guard case .subscribed(var state) = phase, state.completion == nil else { return false }
+    mutating func receiveCompletion(_ completion: Completion, subscription: AnyObject) -> CompletionAction {
+        guard case .subscribed(var state) = phase, state.completion == nil else { return .ignore }
         state.completion = completion
         if state.pending != nil { state.keepAlive = subscription }
         phase = .subscribed(state)
-        return state.pending == nil
+        return state.pending == nil ? .schedule : .queued
     }
 
     /// What the completion scheduled on its own does.

@@ -73,7 +73,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         let scheduler = throttle.scheduler
         _ = scheduler.now
-        guard state.withLock({ $0.receiveCompletion(completion, subscription: self) }) else { return }
+        guard case .schedule = state.withLock({ $0.receiveCompletion(completion, subscription: self) }) else { return }
         scheduler.schedule { [self] in
             guard case .deliver(let downstream, let completion) = state.withLock({ $0.deliverCompletion() }) else { return }
             downstream.value.receive(completion: completion)

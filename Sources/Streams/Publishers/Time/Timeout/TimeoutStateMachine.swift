@@ -18,8 +18,8 @@
 /// The machine is not generic: it keeps the downstream's box as an `AnyObject`, which the
 /// subscription casts back. The subscription's `request` and `cancel` are called through
 /// `any Subscription`, in unspecialised code, where a generic machine (and the lock around it)
-/// cost a metadata lookup at every use: about 46 per subscription of a request-shaped pipeline
-/// (Docs/Performance.md, W15).
+/// cost a metadata lookup at every use (Docs/Performance.md, "Why the code is shaped this way",
+/// has the count).
 @usableFromInline
 struct TimeoutStateMachine {
     @usableFromInline

@@ -31,6 +31,7 @@ extension Foundation.Timer {
     /// let ticks = Timer.TimerPublisher(interval: 0.5, runLoop: .main, mode: .default)
     /// let connection = ticks.connect()
     /// ```
+    // Unchecked: it holds the run loop, which is not Sendable; its state is behind a lock.
     public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
         /// The date of each tick.
         public typealias Output = Date

@@ -4,6 +4,7 @@ import Foundation
 /// subscriber a ``TimerPublisherSubscription`` in place of the subject's own subscription, so
 /// that, as in Combine, the timer's subscription reports no description and no mirror.
 @usableFromInline
+// Unchecked: it holds the downstream, which need not be Sendable.
 final class TimerPublisherSubscriber<Downstream: Subscriber>: Subscriber, @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {
     @usableFromInline

@@ -6,6 +6,7 @@
 /// An attempt asked for while one is being subscribed (an upstream that fails at once, and a
 /// trigger that answers at once) is made by the loop already subscribing, not by recursion.
 @usableFromInline
+// Unchecked: it holds the upstream, which need not be Sendable.
 final class RetryWhenSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscription,
     SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
