@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -67,6 +68,73 @@ struct MergeTests {
         #expect(subscriber.values.isEmpty)
         #expect(subscriber.completion == .failure(.oops))
         #expect(cancels.items.count == 1)
+    }
+
+    @Test func bufferedValuesAFailureDiscardsAreReleasedOutsideTheLock() {
+        // Two values wait in merge's buffer for demand; the failure discards them. Each one's
+        // deinitializer asks the merge for more: under the merge's lock that call would wait for
+        // the lock its own thread holds, so the scenario runs on a thread of its own, bounded.
+        final class Token: @unchecked Sendable {
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let released = Locked(0)
+        Thread.detachNewThread {
+            let subscriber = TestSubscriber<Token, TestError>(initialDemand: nil)
+            let make: (Int) -> Token = { _ in
+                Token {
+                    subscriber.subscription?.request(.max(1))
+                    released.withLock { $0 += 1 }
+                }
+            }
+            let a = ManualUpstream<Token, TestError>(failure: .oops, make)
+            let b = ManualUpstream<Token, TestError>(failure: .oops, make)
+            a.merge(with: b).subscribe(subscriber)
+            a.send(0)
+            b.send(1)
+            a.fail()
+            withExtendedLifetime(subscriber) {}
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(released.withLock { $0 } == 2)
+    }
+
+    @Test func bufferedValuesAreReleasedOutsideTheLockOnceServed() {
+        // Two values wait in merge's buffer until a request; the subscriber keeps neither. When
+        // the buffer is served, each value's deinitializer asks the merge for more, which under
+        // the merge's lock would wait for the lock its own thread holds (bounded, as above).
+        final class Token: @unchecked Sendable {
+            let onDeinit: () -> Void
+            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+            deinit { onDeinit() }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let released = Locked(0)
+        Thread.detachNewThread {
+            let subscription = Locked<(any Subscription)?>(nil)
+            let make: (Int) -> Token = { _ in
+                Token {
+                    subscription.withLock { $0 }?.request(.max(1))
+                    released.withLock { $0 += 1 }
+                }
+            }
+            let a = ManualUpstream<Token, TestError>(failure: .oops, make)
+            let b = ManualUpstream<Token, TestError>(failure: .oops, make)
+            let subscriber = AnySubscriber<Token, TestError>(
+                receiveSubscription: { received in subscription.withLock { $0 = received } },
+                receiveValue: { _ in .none }, receiveCompletion: { _ in })
+            a.merge(with: b).subscribe(subscriber)
+            a.send(0)
+            b.send(1)
+            subscription.withLock { $0 }?.request(.max(2))
+            subscription.withLock { $0 }?.cancel()
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(released.withLock { $0 } == 2)
     }
 
     @Test func valuesBeyondDemandWaitInOrder() {

@@ -96,17 +96,19 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         @inlinable
         mutating func complete(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompleteAction {
             guard isOpen else { return .none }
+            // What a failure discards is handed out, to die outside the lock.
+            var discarded: [Input] = []
             if case .failure = completion {
-                buffer = []
+                swap(&discarded, &buffer)
                 bufferHead = 0
             }
             guard !turn.isHeld, bufferedCount == 0 else {
                 pendingCompletion = completion
-                return .none
+                return discarded.isEmpty ? .none : .discard(discarded)
             }
             let remains = takeAll()
-            guard let downstream = remains.downstream else { return .none }
-            return .complete(downstream, released: remains.rest)
+            guard let downstream = remains.downstream else { return .discard(discarded) }
+            return .complete(downstream, released: (remains.rest, discarded))
         }
     }
 
@@ -134,6 +136,9 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     enum CompleteAction {
         /// Nothing now: the outlet has ended, or the completion waits for the drain.
         case none
+        /// Nothing but let these buffered values (a failure discarded them) die outside the lock;
+        /// the failure waits for the delivery under way.
+        case discard(Any)
         /// Send the completion to this downstream; `released` (what was buffered) dies outside
         /// the lock.
         case complete(Downstream, released: Any)
@@ -318,11 +323,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
                     state.demand -= 1
                     let next = state.buffer[state.bufferHead]
                     state.bufferHead += 1
-                    if state.bufferHead == state.buffer.count {
-                        state.buffer.removeAll(keepingCapacity: true)
-                        state.bufferHead = 0
-                    }
-                    return .deliver(downstream, next)
+                    guard state.bufferHead == state.buffer.count else { return .deliver(downstream, next, nil) }
+                    // The buffer is served: the values in it die outside the lock (the
+                    // downstream may have let go of them already).
+                    var served: [Input] = []
+                    swap(&served, &state.buffer)
+                    state.bufferHead = 0
+                    return .deliver(downstream, next, served)
                 }
                 if let completion = state.pendingCompletion, state.bufferedCount == 0 {
                     let released = state.takeAll()
@@ -335,7 +342,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
                 return .stop
             }
             switch step {
-            case let .deliver(downstream, value):
+            case let .deliver(downstream, value, _):
                 additional = downstream.receive(value)
             case let .complete(downstream, completion, _, dismissed):
                 for waiter in dismissed { waiter.wake() }
@@ -353,7 +360,8 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// One step of `drain`, decided under the lock and carried out outside it.
     @usableFromInline
     enum DrainStep {
-        case deliver(Downstream, Input)
+        /// Deliver a buffered value; the served buffer, if this emptied it, dies outside the lock.
+        case deliver(Downstream, Input, [Input]?)
         case complete(Downstream, Subscribers.Completion<Downstream.Failure>, Any, ArraySlice<TurnWaiter>)
         case handOver(TurnWaiter)
         case stop
