@@ -17,6 +17,8 @@ import Synchronization
 /// | `GET /broken` | 200 with a body that is not JSON |
 /// | `GET /crash` | 500 with `{"message": "database unavailable"}` |
 /// | `POST /orders` | 201 `{"orderID": N}`, the same N for a repeated `Idempotency-Key`; 422 with field errors for a quantity below 1; 400 without a key |
+/// | `POST /auth/token` | 200 `{"accessToken": "token-N"}` for `{"refreshToken": "demo-refresh-token"}` (the only access token accepted from then on); 400 `{"error": "invalid_grant"}` for any other |
+/// | `GET /account` | 200 `{"id": 7, "name": "Ada"}` with the latest access token as `Authorization: Bearer …`; 401 with `WWW-Authenticate` for any other (none is accepted before the first refresh) |
 ///
 /// ```swift
 /// let server = try await RunningCatalogServer.start()
@@ -24,10 +26,15 @@ import Synchronization
 /// try await server.stop()
 /// ```
 public enum CatalogServer {
-    /// The server's state: how often `/busy` was asked, and the orders by idempotency key.
+    /// The refresh token `POST /auth/token` accepts.
+    public static let refreshToken = "demo-refresh-token"
+
+    /// The server's state: how often `/busy` was asked, the orders by idempotency key, and the
+    /// access tokens issued (the latest is the only one accepted).
     final class State: Sendable {
         let busyRequests = Mutex(0)
         let orders = Mutex<[String: Int]>([:])
+        let issuedTokens = Mutex(0)
     }
 
     struct NewOrder: Decodable {
@@ -35,16 +42,24 @@ public enum CatalogServer {
         let quantity: Int
     }
 
+    struct TokenRequest: Decodable {
+        let refreshToken: String
+    }
+
     /// Makes the application; `onRunning` is told the port once it accepts connections.
+    /// `traffic` records the requests to `/account`, `/auth/token` and `/crash`; with
+    /// `holdingRejections` above 1, the server holds its 401s from `/account` until that many
+    /// have arrived.
     ///
     /// ```swift
     /// try await CatalogServer.application(port: 8081).runService()
     /// ```
     public static func application(
-        host: String = "127.0.0.1", port: Int = 8081, logger: Logger? = nil,
-        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        host: String = "127.0.0.1", port: Int = 8081, logger: Logger? = nil, traffic: CatalogTraffic = CatalogTraffic(),
+        holdingRejections: Int = 0, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let state = State()
+        let hold = RejectionHold(count: holdingRejections)
         let router = Router()
         router.get("products") { _, _ -> Response in
             json(
@@ -75,7 +90,36 @@ public enum CatalogServer {
             return response
         }
         router.get("broken") { _, _ -> Response in json(.ok, #"{"products": ["#) }
-        router.get("crash") { _, _ -> Response in json(.internalServerError, #"{"message":"database unavailable"}"#) }
+        router.get("crash") { _, _ -> Response in
+            traffic.record("GET /crash")
+            return json(.internalServerError, #"{"message":"database unavailable"}"#)
+        }
+        router.post("auth/token") { request, _ -> Response in
+            traffic.record("POST /auth/token")
+            let body = try await request.body.collect(upTo: 65_536)
+            guard let grant = try? JSONDecoder().decode(TokenRequest.self, from: Data(buffer: body)),
+                grant.refreshToken == refreshToken
+            else {
+                return json(.badRequest, #"{"error":"invalid_grant"}"#)
+            }
+            let issued = state.issuedTokens.withLock { issued in
+                issued += 1
+                return issued
+            }
+            return json(.ok, #"{"accessToken":"token-\#(issued)"}"#)
+        }
+        router.get("account") { request, _ -> Response in
+            let authorization = request.headers[.authorization]
+            traffic.record("GET /account \(authorization ?? "without a token")")
+            let issued = state.issuedTokens.withLock { $0 }
+            guard issued > 0, authorization == "Bearer token-\(issued)" else {
+                await hold.arrive()
+                return json(
+                    .unauthorized, #"{"error":"invalid_token"}"#,
+                    headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+            }
+            return json(.ok, #"{"id":7,"name":"Ada"}"#)
+        }
         router.post("orders") { request, context -> Response in
             guard let key = request.headers[HTTPFields.Element.Name("Idempotency-Key")!] else {
                 return json(.badRequest, #"{"error":"Idempotency-Key required"}"#)
@@ -127,14 +171,20 @@ public struct RunningCatalogServer: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    /// Starts a server on a free loopback port and returns once it accepts connections.
+    /// Starts a server on a free loopback port and returns once it accepts connections; see
+    /// ``CatalogServer/application(host:port:logger:traffic:holdingRejections:onRunning:)`` for
+    /// `traffic` and `holdingRejections`.
     ///
     /// ```swift
     /// let server = try await RunningCatalogServer.start()
     /// ```
-    public static func start(logger: Logger? = nil) async throws -> RunningCatalogServer {
+    public static func start(
+        logger: Logger? = nil, traffic: CatalogTraffic = CatalogTraffic(), holdingRejections: Int = 0
+    ) async throws -> RunningCatalogServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = CatalogServer.application(port: 0, logger: logger, onRunning: { continuation.yield($0) })
+        let app = CatalogServer.application(
+            port: 0, logger: logger, traffic: traffic, holdingRejections: holdingRejections,
+            onRunning: { continuation.yield($0) })
         let group = ServiceGroup(services: [app], logger: app.logger)
         let task = Task {
             defer { continuation.finish() }

@@ -1,6 +1,8 @@
 // The typed-client demo: starts the catalogue server in-process on a free loopback port and
-// runs each call of CatalogClient against it, printing what came back and what StreamsRecovery
-// would show for each failure. Exits with 0 when every call did what it should.
+// runs each call of CatalogClient against it, printing what came back and, for each failure, what
+// recover(through:) presented and what the scripted user chose; the account calls start with an
+// expired token, which the client's Authenticator refreshes once. Exits with 0 when every call did
+// what it should.
 //
 //     swift run --package-path Examples catalog-demo
 
