@@ -132,8 +132,7 @@ struct FanInStateMachine {
     }
 
     /// `combineLatest`: upstream `index` sent `value`. The latest values, once every upstream
-    /// has sent one, to build the output from (empty if the operator keeps them); nil for no
-    /// output.
+    /// has sent one, to build the output from; nil for no output.
     @inlinable
     mutating func receivedLatest(_ value: Any, at index: Int) -> [Any]? {
         switch phase {
@@ -144,6 +143,34 @@ struct FanInStateMachine {
             return latest
         case .awaitingSubscription, .terminated:
             return nil
+        case .modifying:
+            Self.inconsistent("a value arrived")
+        }
+    }
+
+    /// What becomes of a value of a collection's `combineLatest`, whose operator keeps the
+    /// values itself (``LatestValues``).
+    @usableFromInline
+    enum KeptValueAction {
+        /// The operator has ended: drop the value.
+        case ignore
+        /// Keep it; some upstream has not sent a value yet.
+        case keep
+        /// Keep it, then send the combined values: every upstream has sent one.
+        case keepAndCombine
+    }
+
+    /// A collection's `combineLatest`: upstream `index` sent a value that the operator keeps.
+    @inlinable
+    mutating func receivedKept(at index: Int) -> KeptValueAction {
+        switch phase {
+        case .subscribed(var table):
+            phase = .modifying
+            let complete = table.recordPresence(at: index)
+            phase = .subscribed(table)
+            return complete ? .keepAndCombine : .keep
+        case .awaitingSubscription, .terminated:
+            return .ignore
         case .modifying:
             Self.inconsistent("a value arrived")
         }

@@ -37,6 +37,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// under the outlet's lock; nil for the other operators.
     @usableFromInline
     let keep: ((Any, Int) -> Void)?
+    /// Whether `keep` is set.
+    @usableFromInline
+    let keepsValues: Bool
     /// Holds the ``FanInStateMachine`` under its lock. A `var` only because its `onDemand`
     /// captures `self`: written once, in `init`, and only read afterwards.
     @usableFromInline
@@ -52,6 +55,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         self.mode = mode
         self.combine = combine
         self.keep = keep
+        keepsValues = keep != nil
         outlet = Outlet(
             downstream: downstream, fanIn: FanInStateMachine(mode: mode, count: count, keepsLatest: keep == nil),
             onDemand: { [unowned self] in self.forward($0) })
@@ -109,9 +113,28 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     func receiveLatest(_ value: Any, at index: Int) {
         outlet.send(dropWithoutDemand: true) { fanIn in
-            let latest = fanIn.receivedLatest(value, at: index)
-            keep?(value, index)
-            return latest.map(combine!)
+            fanIn.receivedLatest(value, at: index).map(combine!)
+        }
+    }
+
+    /// A collection's `combineLatest`: `keep`s `value` and sends the array it completes, in the
+    /// same step under the outlet's lock as ``receiveLatest(_:at:)``. Specialised but never
+    /// inlined, so that the fixed-arity path's code stays as it was (inlined, this branch made
+    /// every `combineLatest` value dearer).
+    @inlinable
+    @inline(never)
+    func receiveKept(_ value: Any, at index: Int) {
+        outlet.send(dropWithoutDemand: true) { fanIn in
+            switch fanIn.receivedKept(at: index) {
+            case .ignore:
+                return nil
+            case .keep:
+                keep.unsafelyUnwrapped(value, index)
+                return nil
+            case .keepAndCombine:
+                keep.unsafelyUnwrapped(value, index)
+                return combine!([])
+            }
         }
     }
 
@@ -271,7 +294,11 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             if parent.mode == .zip { return parent.receiveZipped(input, at: index) }
-            parent.receiveLatest(input, at: index)
+            if parent.keepsValues {
+                parent.receiveKept(input, at: index)
+            } else {
+                parent.receiveLatest(input, at: index)
+            }
             return .none
         }
 

@@ -77,11 +77,21 @@ struct UpstreamTable {
         return true
     }
 
-    /// Records `value` as the latest of upstream `index` (unless the operator keeps the values
-    /// itself); true once every upstream has one.
+    /// Records `value` as the latest of upstream `index`; true once every upstream has one.
     @inlinable
     mutating func recordLatest(_ value: Any, at index: Int) -> Bool {
-        if !latest.isEmpty { latest[index] = value }
+        latest[index] = value
+        if missing > 0, !hasLatest[index] {
+            hasLatest[index] = true
+            missing -= 1
+        }
+        return missing == 0
+    }
+
+    /// Records that upstream `index` has sent a value, which the operator keeps itself (a
+    /// collection's `combineLatest`, ``LatestValues``); true once every upstream has sent one.
+    @inlinable
+    mutating func recordPresence(at index: Int) -> Bool {
         if missing > 0, !hasLatest[index] {
             hasLatest[index] = true
             missing -= 1
