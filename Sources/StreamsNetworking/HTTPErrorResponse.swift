@@ -12,7 +12,7 @@ import FoundationNetworking
 ///     print(failure.status, failure.retryAfter ?? .zero, failure.header("RateLimit") ?? "")
 /// }
 /// ```
-public struct HTTPErrorResponse: @unchecked Sendable, CustomStringConvertible {
+public struct HTTPErrorResponse: Sendable, CustomStringConvertible {
     /// The status code.
     public let status: Int
     /// What the body said, if it was one of the shapes ``ProblemDetails`` reads (or the

@@ -25,7 +25,7 @@ import Streams
 /// let publisher: HTTPRequestPublisher<URLSession> = URLSession.shared.requestPublisher(for: url)
 /// ```
 public struct HTTPRequestPublisher<Transport: HTTPTransport>: Publisher, CustomStringConvertible,
-    CustomDebugStringConvertible, CustomReflectable, @unchecked Sendable
+    CustomDebugStringConvertible, CustomReflectable, Sendable
 {
     /// The response body, the HTTP response and the request it answers.
     public typealias Output = NetworkResponse<Data>

@@ -37,7 +37,7 @@ public struct RedirectPolicy: Sendable {
     ///     redirect.isCrossOrigin ? nil : redirect.request
     /// }
     /// ```
-    public struct Redirect: @unchecked Sendable, CustomStringConvertible, CustomReflectable {
+    public struct Redirect: Sendable, CustomStringConvertible, CustomReflectable {
         /// The redirect response: its status and its `Location`.
         public let response: HTTPURLResponse
         /// The request that would follow the redirect: the one that was redirected, with the new
@@ -84,7 +84,7 @@ public struct RedirectPolicy: Sendable {
     /// case .refuse(let error): fail(error)
     /// }
     /// ```
-    public enum Decision: @unchecked Sendable, CustomStringConvertible, CustomReflectable {
+    public enum Decision: Sendable, CustomStringConvertible, CustomReflectable {
         /// Follow it with this request.
         case follow(URLRequest)
         /// Do not follow it: the subscriber gets the 3xx response and its body.

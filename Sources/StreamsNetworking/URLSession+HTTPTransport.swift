@@ -49,7 +49,7 @@ extension URLSession: HTTPTransport {
 
 /// A URLSession data task as an ``HTTPTransportTask``: stopping it cancels it only where that is
 /// safe (`URLSession.stop(_:)`).
-final class URLSessionTransportTask: HTTPTransportTask, @unchecked Sendable {
+final class URLSessionTransportTask: HTTPTransportTask, Sendable {
     // Both are immutable, and URLSession's objects are safe to use from any thread.
     let session: URLSession
     let task: URLSessionDataTask

@@ -39,7 +39,7 @@ extension URLSession {
     /// ```swift
     /// let publisher: URLSession.DataTaskPublisher = URLSession.shared.dataTaskPublisher(for: url)
     /// ```
-    public struct DataTaskPublisher: Publisher, CustomReflectable, @unchecked Sendable {
+    public struct DataTaskPublisher: Publisher, CustomReflectable, Sendable {
         /// The body and the response.
         public typealias Output = (data: Data, response: URLResponse)
         /// The transport error.
@@ -82,7 +82,7 @@ protocol DataTaskCompletion: AnyObject, Sendable {
 /// is made on the first request and resumed on every request; it describes itself
 /// "DataTaskPublisher" and reflects its task, downstream, parent and demand.
 final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskCompletion, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible, CustomReflectable, @unchecked Sendable
+    CustomPlaygroundDisplayConvertible, CustomReflectable, Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
     private let parent: URLSession.DataTaskPublisher
     let state: LockedState<DataTaskStateMachine<Downstream, URLSessionDataTask>>

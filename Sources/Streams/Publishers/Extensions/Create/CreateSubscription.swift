@@ -4,7 +4,7 @@
 /// another thread) is queued and delivered by that thread.
 @usableFromInline
 final class CreateSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomPlaygroundDisplayConvertible, Sendable
 {
     @usableFromInline
     typealias StateMachine = CreateStateMachine<Downstream>

@@ -48,6 +48,8 @@ extension Publishers {
         /// subscriber.send(42)
         /// subscriber.send(completion: .finished)
         /// ```
+        // Unchecked: its closures only forward to the subscription, whose state is behind its
+        // lock, so the handle may be sent from any thread (as `create` promises).
         public struct Subscriber: @unchecked Sendable {
             @usableFromInline
             let onValue: (Output) -> Void

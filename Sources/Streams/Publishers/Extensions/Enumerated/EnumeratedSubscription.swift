@@ -5,7 +5,7 @@
 /// upstream that breaks the rule of sending values one at a time.
 @usableFromInline
 final class EnumeratedSubscription<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Downstream.Input == (index: Int, element: Input) {
     @usableFromInline
     let state: LockedState<EnumeratedStateMachine<Downstream>>

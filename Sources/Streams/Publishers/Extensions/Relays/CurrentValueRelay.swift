@@ -11,7 +11,7 @@
 /// name.accept("Grace")                        // Grace
 /// print(name.value)                           // Grace
 /// ```
-public final class CurrentValueRelay<Output>: Relay, @unchecked Sendable {
+public final class CurrentValueRelay<Output>: Relay, Sendable {
     /// The relay's failure type: it cannot fail.
     public typealias Failure = Never
 

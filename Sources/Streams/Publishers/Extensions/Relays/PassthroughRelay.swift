@@ -10,7 +10,7 @@
 /// let cancellable = events.sink { print($0) }
 /// events.accept("opened")   // opened
 /// ```
-public final class PassthroughRelay<Output>: Relay, @unchecked Sendable {
+public final class PassthroughRelay<Output>: Relay, Sendable {
     /// The relay's failure type: it cannot fail.
     public typealias Failure = Never
 

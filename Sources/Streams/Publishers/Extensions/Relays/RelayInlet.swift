@@ -11,6 +11,8 @@
 /// ```swift
 /// let attachment = ["a", "b"].publisher.subscribe(RelayInlet(storage))
 /// ```
+// Unchecked: `Storage` is a relay's subject (PassthroughSubject or CurrentValueSubject), Sendable
+// itself, but the protocols it is constrained by do not say so.
 final class RelayInlet<Storage: Subject & UpstreamKeepingSubject>: Subject, @unchecked Sendable
 where Storage.Failure == Never {
     typealias Output = Storage.Output
