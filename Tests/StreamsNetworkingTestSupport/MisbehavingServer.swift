@@ -78,12 +78,17 @@ public final class MisbehavingServer: Sendable {
         for connection in held { _ = close(connection) }
     }
 
-    /// A loopback port nothing listens on: bound, never listened on, closed.
+    /// A loopback port nothing listens on: bound and never listened on, so a connection to it
+    /// is refused. The socket stays bound for the life of the process: closed, its port could
+    /// be given to another test's server before the connection is tried.
     public static func closedPort() throws -> Int {
         let (descriptor, port) = try bind(listening: false)
-        _ = close(descriptor)
+        refusingSockets.withLock { $0.append(descriptor) }
         return port
     }
+
+    /// The sockets behind ``closedPort()``, kept bound.
+    private static let refusingSockets = Locked<[Int32]>([])
 
     private static func bind(listening: Bool) throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

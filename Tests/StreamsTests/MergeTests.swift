@@ -74,14 +74,8 @@ struct MergeTests {
         // Two values wait in merge's buffer for demand; the failure discards them. Each one's
         // deinitializer asks the merge for more: under the merge's lock that call would wait for
         // the lock its own thread holds, so the scenario runs on a thread of its own, bounded.
-        final class Token: @unchecked Sendable {
-            let onDeinit: () -> Void
-            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        let done = DispatchSemaphore(value: 0)
         let released = Locked(0)
-        Thread.detachNewThread {
+        let finished = Self.runsToItsEnd {
             let subscriber = TestSubscriber<Token, TestError>(initialDemand: nil)
             let make: (Int) -> Token = { _ in
                 Token {
@@ -96,9 +90,8 @@ struct MergeTests {
             b.send(1)
             a.fail()
             withExtendedLifetime(subscriber) {}
-            done.signal()
         }
-        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(finished)
         #expect(released.withLock { $0 } == 2)
     }
 
@@ -106,14 +99,8 @@ struct MergeTests {
         // Two values wait in merge's buffer until a request; the subscriber keeps neither. When
         // the buffer is served, each value's deinitializer asks the merge for more, which under
         // the merge's lock would wait for the lock its own thread holds (bounded, as above).
-        final class Token: @unchecked Sendable {
-            let onDeinit: () -> Void
-            init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-            deinit { onDeinit() }
-        }
-        let done = DispatchSemaphore(value: 0)
         let released = Locked(0)
-        Thread.detachNewThread {
+        let finished = Self.runsToItsEnd {
             let subscription = Locked<(any Subscription)?>(nil)
             let make: (Int) -> Token = { _ in
                 Token {
@@ -131,9 +118,8 @@ struct MergeTests {
             b.send(1)
             subscription.withLock { $0 }?.request(.max(2))
             subscription.withLock { $0 }?.cancel()
-            done.signal()
         }
-        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(finished)
         #expect(released.withLock { $0 } == 2)
     }
 
@@ -192,5 +178,23 @@ struct MergeTests {
         a.send(1)
         b.send(2)
         #expect(subscriber.values.isEmpty)
+    }
+
+    /// A value that runs `onDeinit` when it goes away.
+    final class Token: @unchecked Sendable {
+        let onDeinit: () -> Void
+        init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+        deinit { onDeinit() }
+    }
+
+    /// Runs `scenario` on a thread of its own; whether it ended within 20 s (a bound on a wait
+    /// that would otherwise hang the suite, not a measure of speed).
+    static func runsToItsEnd(_ scenario: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            scenario()
+            done.signal()
+        }
+        return done.wait(timeout: .now() + 20) == .success
     }
 }
