@@ -109,7 +109,7 @@ struct CreateContractTests {
     @Test(arguments: forms)
     func reentrantRequestAndCancel(_ form: Form) {
         let handle = Handle()
-        let subscriber = ReentrantSubscriber()
+        let subscriber = CancelOnSecondValueSubscriber<Int, TestError>()
         form.make(handle).subscribe(subscriber)
         for value in 1...6 {
             handle.subscriber?.send(value)
@@ -118,42 +118,5 @@ struct CreateContractTests {
         #expect(subscriber.received == 2)
         #expect(subscriber.valuesAfterCancel == 0)
         #expect(handle.cancels == 1)
-    }
-}
-
-/// Asks for one value at a time from inside `receive(_:)`, with `request` rather than the
-/// returned demand, and cancels from inside `receive(_:)` on its second value.
-private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
-    typealias Input = Int
-    typealias Failure = TestError
-
-    private var subscription: (any Subscription)?
-    private(set) var received = 0
-    private var cancelled = false
-    private(set) var valuesAfterCancel = 0
-
-    func receive(subscription: any Subscription) {
-        self.subscription = subscription
-        subscription.request(.max(1))
-    }
-
-    func receive(_ input: Int) -> Subscribers.Demand {
-        guard !cancelled else {
-            valuesAfterCancel += 1
-            return .none
-        }
-        received += 1
-        if received == 2 {
-            cancelled = true
-            subscription?.cancel()
-            subscription = nil
-        } else {
-            subscription?.request(.max(1))
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<TestError>) {
-        subscription = nil
     }
 }

@@ -128,7 +128,7 @@ import Testing
     @Test(arguments: operatorCatalog)
     func reentrantRequestAndCancel(_ entry: OperatorEntry) throws {
         let harness = ContractHarness()
-        let subscriber = ReentrantSubscriber()
+        let subscriber = CancelOnSecondValueSubscriber<String, any Error>()
         entry.build(harness).subscribe(subscriber)
         harness.settle()
         let source = try #require(harness.source)
@@ -141,42 +141,5 @@ import Testing
         check(entry, .reentrant) {
             #expect(subscriber.valuesAfterCancel == 0)
         }
-    }
-}
-
-/// Asks for one value at a time from inside `receive(_:)`, with `request` rather than the
-/// returned demand, and cancels from inside `receive(_:)` on its second value.
-private final class ReentrantSubscriber: Subscriber, @unchecked Sendable {
-    typealias Input = String
-    typealias Failure = any Error
-
-    private var subscription: (any Subscription)?
-    private var received = 0
-    private var cancelled = false
-    private(set) var valuesAfterCancel = 0
-
-    func receive(subscription: any Subscription) {
-        self.subscription = subscription
-        subscription.request(.max(1))
-    }
-
-    func receive(_ input: String) -> Subscribers.Demand {
-        guard !cancelled else {
-            valuesAfterCancel += 1
-            return .none
-        }
-        received += 1
-        if received == 2 {
-            cancelled = true
-            subscription?.cancel()
-            subscription = nil
-        } else {
-            subscription?.request(.max(1))
-        }
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<any Error>) {
-        subscription = nil
     }
 }
