@@ -81,11 +81,7 @@ struct UpstreamTable {
     @inlinable
     mutating func recordLatest(_ value: Any, at index: Int) -> Bool {
         latest[index] = value
-        if missing > 0, !hasLatest[index] {
-            hasLatest[index] = true
-            missing -= 1
-        }
-        return missing == 0
+        return recordPresence(at: index)
     }
 
     /// Records that upstream `index` has sent a value, which the operator keeps itself (a
