@@ -64,6 +64,21 @@ struct RetryAfterTests {
         #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: 1e300)) == nil)
     }
 
+    @Test func aTwoDigitYearNeverNamesAYearNoFourDigitFormCanWrite() {
+        // The fuzzer's find: a `now` in the year ~26,000 made "94" the year 26,094.
+        let farFuture = Date(timeIntervalSince1970: 7.7e11)
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: farFuture) == nil)
+        #expect(RetryAfter.date("Sunday, 06-Nov-94 08:49:37 GMT", now: farFuture) == nil)
+        // Late in 9999, "99" is still 9999.
+        let lateIn9999 = Date(timeIntervalSince1970: 253_402_000_000)
+        let lastSecond = Date(timeIntervalSince1970: 253_402_300_799)
+        #expect(RetryAfter.date("Friday, 31-Dec-99 23:59:59 GMT", now: lateIn9999) == lastSecond)
+        // Before year 0 in the other direction.
+        let beforeYearZero = Date(timeIntervalSince1970: -62_200_000_000)
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: beforeYearZero) == nil)
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: beforeYearZero) != nil)
+    }
+
     @Test func farFutureDatesDoNotOverflow() {
         let epoch = Date(timeIntervalSince1970: 0)
         #expect(RetryAfter.parse("Fri, 31 Dec 9999 23:59:59 GMT", now: epoch) == .seconds(253_402_300_799))

@@ -32,7 +32,8 @@ public enum RetryAfter {
     /// for a number of seconds too large to represent, and `nil` for anything else (empty,
     /// negative, fractional, several values, unknown names, out-of-range fields). The result is
     /// never negative. A date needs a finite `now` to be measured against: when `now` is NaN or
-    /// infinite, a date gives `nil` (delta-seconds do not depend on `now`).
+    /// infinite, a date gives `nil` (delta-seconds do not depend on `now`), and so does an RFC
+    /// 850 date whose two-digit year, settled against `now`, falls outside 0000...9999.
     ///
     /// ```swift
     /// let wait = RetryAfter.parse(response.value(forHTTPHeaderField: "Retry-After") ?? "")
@@ -170,7 +171,8 @@ public enum RetryAfter {
     /// RFC 9110: a two-digit year that would put the instant more than 50 years after `now` is
     /// the most recent past year with the same last two digits. The comparison is between
     /// instants (year, month, day, time of day), not whole years. `nil` when `now` is not a
-    /// finite date within a few million years of 1970.
+    /// finite date within a few million years of 1970, or when the year found is not one the
+    /// four-digit forms can write (0000...9999): an HTTP-date never names another.
     private static func fullYear(_ shortYear: Int, month: Int, day: Int, secondOfDay: Int, now: Date) -> Int? {
         let nowSeconds = now.timeIntervalSince1970
         guard nowSeconds.isFinite, abs(nowSeconds) < 1e14 else { return nil }
@@ -181,7 +183,8 @@ public enum RetryAfter {
         let year = century + shortYear
         // This candidate is at most 99 years after `now`; the one before it is in the past.
         let tooLate = (year, month, day, Double(secondOfDay)) > (nowYear + 50, nowMonth, nowDay, nowSecondOfDay)
-        return tooLate ? year - 100 : year
+        let resolved = tooLate ? year - 100 : year
+        return (0...9_999).contains(resolved) ? resolved : nil
     }
 
     /// `Sun Nov  6 08:49:37 1994` (or `Sun Nov 16 08:49:37 1994`)
