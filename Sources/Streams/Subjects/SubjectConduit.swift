@@ -61,8 +61,6 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
         @inlinable static var fastIdle: Int { 1 }
     }
 
-    @usableFromInline
-    let kind: SubjectKind
     /// The key the core keeps this conduit under, to remove it by.
     @usableFromInline
     let key: Int
@@ -80,6 +78,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     let receiver: Unmanaged<Box<Downstream>>
     @usableFromInline
     let state: LockedState<StateMachine>
+    /// Last, so that the one byte follows the state instead of taking a word of its own.
+    @usableFromInline
+    let kind: SubjectKind
 
     /// A conduit whose subscribing thread (the caller) holds the turn until ``start()``.
     @inlinable

@@ -60,8 +60,6 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     }
 
     @usableFromInline
-    let kind: SubjectKind
-    @usableFromInline
     var phase: Phase
     /// Held by the subscribing thread until the subscription has been handed over.
     @usableFromInline
@@ -79,13 +77,17 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// The core has been told that this subscriber asked for values.
     @usableFromInline
     var toldCore = false
+    /// Whether the subject replays its current value (``SubjectKind/replaysCurrent``). The
+    /// one-byte fields are kept together, after the words, so that the state packs tightly.
+    @usableFromInline
+    let replaysCurrent: Bool
 
     @inlinable
     init(kind: SubjectKind, live: Live, subscribingThread: Int) {
-        self.kind = kind
         phase = .subscribed(live)
         turn = DeliveryTurn(holder: subscribingThread)
-        behind = kind.replaysCurrent
+        replaysCurrent = kind.replaysCurrent
+        behind = replaysCurrent
     }
 
     /// Whether values may bypass the lock: unlimited demand, nobody delivering, nothing queued
@@ -129,7 +131,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     mutating func offer(_ value: Output, from thread: Int) -> OfferAction {
         guard case .subscribed = phase else { return .none }
         guard demand > 0 else {
-            if kind.replaysCurrent { behind = true }
+            if replaysCurrent { behind = true }
             return .none
         }
         demand -= 1

@@ -41,15 +41,25 @@ struct DeliveryTurn {
     /// The waiting line: `waiters[waitersHead...]` wait; the slots before the head were served.
     @usableFromInline
     var waiters: [TurnWaiter] = []
+    /// ``waitersHead`` and ``waiterSlotsHighWater`` in 32 bits each, side by side: every
+    /// subscriber's state carries a turn, and the line is never longer than the number of
+    /// threads waiting at once.
     @usableFromInline
-    var waitersHead = 0
+    var head: Int32 = 0
+    @usableFromInline
+    var slotsHighWater: Int32 = 0
     /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
     @usableFromInline
     var contended: TurnWaitGraph.Turn?
+
+    /// The first slot of ``waiters`` that still waits.
+    @inlinable
+    var waitersHead: Int { Int(head) }
+
     /// The most slots the waiting line has used at once (served ones included): at most twice
     /// the number of threads that waited at once.
-    @usableFromInline
-    var waiterSlotsHighWater = 0
+    @inlinable
+    var waiterSlotsHighWater: Int { Int(slotsHighWater) }
 
     /// A turn held by `holder` (the thread that subscribes holds it until the subscription is
     /// handed over).
@@ -104,7 +114,7 @@ struct DeliveryTurn {
         contended = node
         let waiter = TurnWaiter(thread: thread)
         waiters.append(waiter)
-        if waiters.count > waiterSlotsHighWater { waiterSlotsHighWater = waiters.count }
+        if waiters.count > waiterSlotsHighWater { slotsHighWater = Int32(truncatingIfNeeded: waiters.count) }
         return .wait(waiter)
     }
 
@@ -124,17 +134,17 @@ struct DeliveryTurn {
     @usableFromInline
     mutating func handToNext() -> TurnWaiter {
         let next = waiters[waitersHead]
-        waitersHead += 1
+        head += 1
         next.grant()
         holder = next.thread
         if let contended { TurnWaitGraph.shared.hand(contended, to: next.thread) }
         if waitersHead == waiters.count {
             waiters.removeAll(keepingCapacity: true)
-            waitersHead = 0
+            head = 0
             contended = nil
         } else if waitersHead * 2 >= waiters.count {
             waiters.removeSubrange(..<waitersHead)
-            waitersHead = 0
+            head = 0
         }
         return next
     }
@@ -145,7 +155,7 @@ struct DeliveryTurn {
         holder = ThreadIdentity.none
         if !waiters.isEmpty {
             waiters.removeAll(keepingCapacity: true)
-            waitersHead = 0
+            head = 0
         }
     }
 
@@ -155,7 +165,7 @@ struct DeliveryTurn {
     mutating func dismissAll() -> ArraySlice<TurnWaiter> {
         defer {
             waiters = []
-            waitersHead = 0
+            head = 0
         }
         let dismissed = waiters[waitersHead...]
         if contended != nil {
