@@ -89,6 +89,17 @@ public enum Workloads {
         return sum
     }
 
+    /// W18: subject -> `flatMap { Future }` -> sink: W4 with an inner publisher that is
+    /// subscribed to (a `Future` fulfilled in its closure), so the general child path is measured.
+    public static func flatMapFuture(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        let cancellable = subject.flatMap { value in Future<Int, Never> { $0(.success(value)) } }.sink { sum &+= $0 }
+        for value in 0..<count { subject.send(value) }
+        cancellable.cancel()
+        return sum
+    }
+
     /// W5: subject -> `share()` with four sinks; counted per send.
     public static func shareFourSinks(_ count: Int) -> Int {
         let subject = PassthroughSubject<Int, Never>()

@@ -50,6 +50,10 @@ let allWorkloads: [Workload] = [
         floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapJust,
         openCombine: OpenCombineWorkloads.Workloads.flatMapJust),
     Workload(
+        name: "W18 subject -> flatMap { Future } -> sink", count: 200_000, unit: "send",
+        floor: Baseline.subjectChain, streams: StreamsWorkloads.Workloads.flatMapFuture,
+        openCombine: OpenCombineWorkloads.Workloads.flatMapFuture),
+    Workload(
         name: "W5 subject -> share() -> 4 sinks", count: 1_000_000, unit: "send",
         floor: Baseline.shareFourSinks, streams: StreamsWorkloads.Workloads.shareFourSinks,
         openCombine: OpenCombineWorkloads.Workloads.shareFourSinks),

@@ -314,6 +314,49 @@ struct FlatMapStateMachineTests {
         #expect(machine.resources == nil)
     }
 
+    @Test func aChildThatCompletesAtOnceIsNeverPutInTheTable() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        _ = machine.upstreamSubscribed(RecordingSubscription())
+        guard case .subscribe(let child, _) = machine.upstreamSentValue() else { Issue.record("ignored"); return }
+        #expect(machine.startingChild == child)
+        #expect(machine.children.isEmpty)
+        // The upstream finishing while the child starts does not end the stream...
+        #expect(machine.upstreamFinished() == nil)
+        guard case .upstreamFinished = machine.phase else { Issue.record("\(machine.phase)"); return }
+        // ... the child's completion does.
+        guard case .end = machine.childFinished(child) else { Issue.record("not ended"); return }
+        #expect(machine.startingChild == -1)
+    }
+
+    @Test func aStartingChildMovesToTheTableWhenTheNextOneStartsOrItsSubscriptionArrives() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        _ = machine.upstreamSubscribed(RecordingSubscription())
+        _ = machine.upstreamSentValue()
+        // Child 0's subscription has not arrived when child 1 starts: 0 waits in the table.
+        _ = machine.upstreamSentValue()
+        #expect(machine.startingChild == 1)
+        guard case .awaitingSubscription = machine.children[0] else { Issue.record("\(machine.children)"); return }
+        // Child 1's subscription arrives: it goes to the table as subscribed.
+        #expect(machine.childSubscribed(1, RecordingSubscription()) == .max(1))
+        #expect(machine.startingChild == -1)
+        guard case .subscribed = machine.children[1] else { Issue.record("\(machine.children)"); return }
+        #expect(machine.childSubscribed(1, RecordingSubscription()) == nil)
+        #expect(machine.childSubscribed(0, RecordingSubscription()) == .max(1))
+        // Both count until they finish, however they got in.
+        _ = machine.upstreamFinished()
+        guard case .none = machine.childFinished(1) else { Issue.record("ended early"); return }
+        guard case .end = machine.childFinished(0) else { Issue.record("not ended"); return }
+    }
+
+    @Test func aStartingChildsLateSubscriptionIsCancelledOnceTheStreamHasEnded() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        _ = machine.upstreamSubscribed(RecordingSubscription())
+        _ = machine.upstreamSentValue()
+        _ = machine.cancelled()
+        #expect(machine.startingChild == -1)
+        #expect(machine.childSubscribed(0, RecordingSubscription()) == nil)
+    }
+
     @Test func aCompletionDecidedWhileAThreadDeliversIsLeftToThatThread() {
         var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
         _ = machine.upstreamSubscribed(RecordingSubscription())
