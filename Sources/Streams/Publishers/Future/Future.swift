@@ -53,6 +53,12 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
         conduit.start()
     }
 
+    /// The result, once the promise has been called.
+    @inlinable
+    var result: Result<Output, Failure>? {
+        state.withLock { $0.result }
+    }
+
     /// Forgets a cancelled subscriber.
     @inlinable
     func remove(_ conduit: FutureConduitBase<Output, Failure>) {

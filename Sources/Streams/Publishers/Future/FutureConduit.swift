@@ -10,24 +10,43 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let state: LockedState<FutureConduitStateMachine<Downstream>>
+    let state: LockedState<FutureConduitStateMachine>
 
     @inlinable
     init(downstream: Downstream, parent: Future<Output, Failure>) {
-        state = LockedState(FutureConduitStateMachine(downstream: downstream, parent: parent))
+        state = LockedState(FutureConduitStateMachine(downstream: Box(downstream), parent: parent))
+    }
+
+    /// The machine's downstream, which is always this subscription's.
+    @inlinable
+    @inline(__always)
+    func typed(_ downstream: AnyObject) -> Downstream {
+        unsafeDowncast(downstream, to: Box<Downstream>.self).value
+    }
+
+    /// The machine's future, which is always this subscription's.
+    @inlinable
+    @inline(__always)
+    func typed(parent: AnyObject) -> Future<Output, Failure> {
+        unsafeDowncast(parent, to: Future<Output, Failure>.self)
     }
 
     /// Hands over the subscription, then delivers a result that arrived meanwhile.
     @inlinable
     func start() {
         guard let downstream = state.withLock({ $0.subscriber }) else { return }
-        downstream.receive(subscription: self)
+        typed(downstream).receive(subscription: self)
         deliver(state.withLock { $0.handedOver() })
     }
 
     @inlinable
     override func fulfill(_ result: Result<Output, Failure>) {
-        deliver(state.withLock { $0.fulfill(result) })
+        let outcome: FutureConduitStateMachine.Outcome
+        switch result {
+        case .success: outcome = .success
+        case .failure: outcome = .failure
+        }
+        deliver(state.withLock { $0.fulfill(outcome) })
     }
 
     @inlinable
@@ -38,14 +57,19 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
 
     /// Sends the result, if the machine said it can go now, to the downstream.
     @inlinable
-    func deliver(_ delivery: FutureConduitStateMachine<Downstream>.Delivery?) {
+    func deliver(_ delivery: FutureConduitStateMachine.Delivery?) {
         guard let delivery else { return }
-        switch delivery.result {
+        // A delivery is made only once the future has its result, which never changes.
+        guard let result = typed(parent: delivery.parent).result else {
+            preconditionFailure("FutureConduit internal inconsistency: a delivery without a result")
+        }
+        let downstream = typed(delivery.downstream)
+        switch result {
         case .success(let value):
-            _ = delivery.downstream.receive(value)
-            delivery.downstream.receive(completion: .finished)
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
         case .failure(let error):
-            delivery.downstream.receive(completion: .failure(error))
+            downstream.receive(completion: .failure(error))
         }
         if delivery.thenLetsParentGo {
             // The future is released here, outside the lock.
@@ -57,7 +81,7 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
     func cancel() {
         // The downstream is released here, outside the lock.
         guard case .release(let downstream, let parent) = state.withLock({ $0.cancel() }) else { return }
-        parent.remove(self)
+        typed(parent: parent).remove(self)
         withExtendedLifetime(downstream) {}
     }
 
@@ -70,8 +94,9 @@ final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<Downstream.
             Mirror(
                 self,
                 children: [
-                    "parent": state.parent as Any, "downstream": state.downstream as Any,
-                    "hasAnyDemand": state.hasAnyDemand, "subject": state.parent as Any,
+                    "parent": state.parent.map(typed(parent:)) as Any,
+                    "downstream": state.downstream.map { typed($0) } as Any,
+                    "hasAnyDemand": state.hasAnyDemand, "subject": state.parent.map(typed(parent:)) as Any,
                 ])
         }
     }

@@ -48,6 +48,12 @@ struct FutureStateMachine<Output, Failure: Error> {
         }
     }
 
+    /// The result, once the promise has been called.
+    @inlinable
+    var result: Result<Output, Failure>? {
+        if case .resolved(let result) = phase { result } else { nil }
+    }
+
     /// `conduit` was cancelled: it no longer waits for the result.
     @inlinable
     mutating func remove(_ conduit: Conduit) {
