@@ -19,7 +19,7 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
     @usableFromInline
-    let state = LockedState(FutureStateMachine<Output, Failure>())
+    let state = LockedState(FutureStateMachine())
 
     /// Makes a future and runs `attemptToFulfill` at once with its promise.
     ///
@@ -34,9 +34,14 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
     /// Records the first result and hands it to every waiting subscriber.
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
-        guard let waiting = state.withLock({ $0.fulfill(result) }) else { return }
+        let resolution: FutureStateMachine.Resolution
+        switch result {
+        case .success(let value): resolution = .success(Box(value))
+        case .failure(let error): resolution = .failure(Box(error))
+        }
+        guard let waiting = state.withLock({ $0.fulfill(resolution) }) else { return }
         for conduit in waiting {
-            conduit.fulfill(result)
+            unsafeDowncast(conduit, to: FutureConduitBase<Output, Failure>.self).fulfill(result)
         }
     }
 
@@ -47,8 +52,8 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
         let conduit = FutureConduit(downstream: subscriber, parent: self)
         // A result already there waits in the conduit for the hand-over, where a request made
         // meanwhile sends it (as Combine's request does when the future has its result).
-        if let result = state.withLock({ $0.subscribe(conduit) }) {
-            conduit.fulfill(result)
+        if let resolution = state.withLock({ $0.subscribe(conduit) }) {
+            conduit.fulfill(Self.result(of: resolution))
         }
         conduit.start()
     }
@@ -56,7 +61,16 @@ public final class Future<Output, Failure: Error>: Publisher, Sendable {
     /// The result, once the promise has been called.
     @inlinable
     var result: Result<Output, Failure>? {
-        state.withLock { $0.result }
+        state.withLock { $0.result }.map(Self.result(of:))
+    }
+
+    /// The result the machine keeps.
+    @inlinable
+    static func result(of resolution: FutureStateMachine.Resolution) -> Result<Output, Failure> {
+        switch resolution {
+        case .success(let value): .success(unsafeDowncast(value, to: Box<Output>.self).value)
+        case .failure(let error): .failure(unsafeDowncast(error, to: Box<Failure>.self).value)
+        }
     }
 
     /// Forgets a cancelled subscriber.
