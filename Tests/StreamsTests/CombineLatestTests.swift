@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -160,5 +161,98 @@ struct CombineLatestTests {
         subscriber.cancel()
         b.send(2)
         #expect(subscriber.values.isEmpty)
+    }
+
+    // MARK: Values let go outside the lock
+
+    // Each scenario's tokens ask the combination for more when they are let go: under its lock
+    // that call would wait for the lock its own thread holds (or trap), so each runs on a thread
+    // of its own, bounded (MergeTests.runsToItsEnd).
+
+    typealias Token = MergeTests.Token
+
+    /// A subscriber that keeps nothing it is sent and asks for `initial`.
+    static func forgetful<Input>(
+        _ subscription: Locked<(any Subscription)?>, initial: Subscribers.Demand
+    ) -> AnySubscriber<Input, Never> {
+        AnySubscriber(
+            receiveSubscription: { received in
+                subscription.withLock { $0 = received }
+                if initial > 0 { received.request(initial) }
+            },
+            receiveValue: { _ in .none }, receiveCompletion: { _ in })
+    }
+
+    @Test func aReplacedLatestValueIsReleasedOutsideTheLock() {
+        let released = Locked(0)
+        let finished = MergeTests.runsToItsEnd {
+            let subscription = Locked<(any Subscription)?>(nil)
+            let a = PassthroughSubject<Token, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            a.combineLatest(b).subscribe(Self.forgetful(subscription, initial: .unlimited))
+            let token = {
+                Token {
+                    subscription.withLock { $0 }?.request(.max(1))
+                    released.withLock { $0 += 1 }
+                }
+            }
+            a.send(token())
+            b.send(1)
+            a.send(token())  // replaces the first
+            #expect(released.withLock { $0 } == 1)
+            // A cancel lets go of the latest values after the lock too.
+            subscription.withLock { $0 }?.cancel()
+            #expect(released.withLock { $0 } == 2)
+        }
+        #expect(finished)
+    }
+
+    @Test func zipsQueuedValuesAFailureDiscardsAreReleasedOutsideTheLock() {
+        let released = Locked(0)
+        let finished = MergeTests.runsToItsEnd {
+            let subscription = Locked<(any Subscription)?>(nil)
+            let a = PassthroughSubject<Token, TestError>()
+            let b = PassthroughSubject<Token, TestError>()
+            let subscriber = AnySubscriber<(Token, Token), TestError>(
+                receiveSubscription: { received in
+                    subscription.withLock { $0 = received }
+                    received.request(.unlimited)
+                },
+                receiveValue: { _ in .none }, receiveCompletion: { _ in })
+            a.zip(b).subscribe(subscriber)
+            for _ in 0..<2 {
+                a.send(
+                    Token {
+                        subscription.withLock { $0 }?.request(.max(1))
+                        released.withLock { $0 += 1 }
+                    })
+            }
+            b.send(completion: .failure(.oops))  // discards a's two queued values
+            #expect(released.withLock { $0 } == 2)
+        }
+        #expect(finished)
+    }
+
+    @Test func aCollectionsReplacedLatestValueIsReleasedOutsideTheLock() {
+        let released = Locked(0)
+        let finished = MergeTests.runsToItsEnd {
+            let subscription = Locked<(any Subscription)?>(nil)
+            let subjects = [PassthroughSubject<Token, Never>(), PassthroughSubject<Token, Never>()]
+            subjects.combineLatest().subscribe(Self.forgetful(subscription, initial: .unlimited))
+            let token = {
+                Token {
+                    subscription.withLock { $0 }?.request(.max(1))
+                    released.withLock { $0 += 1 }
+                }
+            }
+            subjects[0].send(token())
+            subjects[0].send(token())  // replaces the first before every upstream has sent one
+            #expect(released.withLock { $0 } == 1)
+            subjects[1].send(token())
+            subjects[0].send(token())  // replaces the second, once the values are complete
+            #expect(released.withLock { $0 } == 2)
+            subscription.withLock { $0 }?.cancel()
+        }
+        #expect(finished)
     }
 }

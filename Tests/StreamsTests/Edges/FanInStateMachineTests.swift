@@ -22,7 +22,7 @@ import Testing
 
     /// The subscriptions a completion action cancels; nil when it is ignored.
     private func cancelled(_ action: FanInStateMachine.CompletionAction) -> (handOver: Bool, count: Int)? {
-        if case .complete(let handOver, let cancel) = action { return (handOver, cancel.count) }
+        if case .complete(let handOver, let ending) = action { return (handOver, ending.cancel.count) }
         return nil
     }
 
@@ -103,16 +103,20 @@ import Testing
 
     @Test func combineLatestOutputsOnceEveryUpstreamHasAValue() throws {
         var machine = FanInStateMachine(mode: .latest, count: 2)
-        let none = machine.receivedLatest((), at: 0)
+        var replaced: Any?
+        let none = machine.receivedLatest((), at: 0, replaced: &replaced)
         #expect(none == nil)
-        let stillNone = machine.receivedLatest(1, at: 0)
+        let stillNone = machine.receivedLatest(1, at: 0, replaced: &replaced)
         #expect(stillNone == nil)
-        let both = machine.receivedLatest("b", at: 1)
+        // The value a newer one replaces is handed out, to be let go after the lock.
+        #expect(replaced is Void)
+        let both = machine.receivedLatest("b", at: 1, replaced: &replaced)
         let latest = try #require(both)
         #expect(latest[0] as? Int == 1)
         #expect(latest[1] as? String == "b")
-        let newer = machine.receivedLatest(2, at: 0)
+        let newer = machine.receivedLatest(2, at: 0, replaced: &replaced)
         #expect(try #require(newer)[0] as? Int == 2)
+        #expect(replaced as? Int == 1)
     }
 
     @Test func zipPairsInOrderAndFinishesWhenAFinishedUpstreamRunsDry() throws {
@@ -135,7 +139,7 @@ import Testing
         #expect(delivered.returned == .max(1))
         let last = machine.receivedZipped(20, at: 1, thread: 1)
         #expect(last.tuple?.compactMap { $0 as? Int } == [2, 20])
-        #expect(last.finish?.count == 1)
+        #expect(last.finish?.cancel.count == 1)
         #expect(phaseName(machine) == "terminated")
         let afterwards = machine.deliveredZipped(.max(1))
         #expect(afterwards.returned == .none)

@@ -80,11 +80,28 @@ struct FanInStateMachine {
         preconditionFailure("FanInStateMachine: internal inconsistency: \(event) while modifying")
     }
 
-    /// Moves to `terminated`: the live upstream subscriptions, to be cancelled.
+    /// What ending hands out of the lock: the live upstream subscriptions to cancel, and the
+    /// table itself, so that the values it holds (`combineLatest`'s latest, `zip`'s queues) are
+    /// let go after the lock, not under it (their deinit may call back in).
+    @usableFromInline
+    struct Termination {
+        @usableFromInline
+        let cancel: [any Subscription]
+        @usableFromInline
+        let released: UpstreamTable
+
+        @inlinable
+        init(_ table: UpstreamTable) {
+            cancel = table.liveSubscriptions
+            released = table
+        }
+    }
+
+    /// Moves to `terminated`: the live upstream subscriptions to cancel, with the table.
     @inlinable
-    mutating func terminate(_ table: UpstreamTable) -> [any Subscription] {
+    mutating func terminate(_ table: UpstreamTable) -> Termination {
         phase = .terminated
-        return table.liveSubscriptions
+        return Termination(table)
     }
 
     // MARK: Events
@@ -132,13 +149,14 @@ struct FanInStateMachine {
     }
 
     /// `combineLatest`: upstream `index` sent `value`. The latest values, once every upstream
-    /// has sent one, to build the output from; nil for no output.
+    /// has sent one, to build the output from; nil for no output. The value `value` replaces is
+    /// moved into `replaced`, for the caller to let go once it has left the lock.
     @inlinable
-    mutating func receivedLatest(_ value: Any, at index: Int) -> [Any]? {
+    mutating func receivedLatest(_ value: Any, at index: Int, replaced: inout Any?) -> [Any]? {
         switch phase {
         case .subscribed(var table):
             phase = .modifying
-            let latest = table.recordLatest(value, at: index) ? table.latest : nil
+            let latest = table.recordLatest(value, at: index, replaced: &replaced) ? table.latest : nil
             phase = .subscribed(table)
             return latest
         case .awaitingSubscription, .terminated:
@@ -187,7 +205,7 @@ struct FanInStateMachine {
         var opensDelivery = false
         /// No tuple can follow: finish, cancelling these.
         @usableFromInline
-        var finish: [any Subscription]?
+        var finish: Termination?
 
         @inlinable
         init() {}
@@ -264,8 +282,9 @@ struct FanInStateMachine {
     @usableFromInline
     enum CompletionAction {
         case ignore
-        /// Send the completion downstream, after the subscription if `handOver`; cancel `cancel`.
-        case complete(handOver: Bool, cancel: [any Subscription])
+        /// Send the completion downstream, after the subscription if `handOver`; cancel the
+        /// ending's upstreams.
+        case complete(handOver: Bool, ending: Termination)
     }
 
     /// Upstream `index` completed; `failed` for a failure.
@@ -285,7 +304,7 @@ struct FanInStateMachine {
         case .modifying:
             Self.inconsistent("a completion arrived")
         }
-        if failed { return .complete(handOver: handOver, cancel: terminate(table)) }
+        if failed { return .complete(handOver: handOver, ending: terminate(table)) }
         phase = .modifying
         guard table.finish(at: index) else {
             phase = handOver ? .awaitingSubscription(table) : .subscribed(table)
@@ -296,7 +315,7 @@ struct FanInStateMachine {
             case .merge, .latest: table.finishedCount == table.count
             case .zip: table.queues[index].isEmpty
             }
-        if done { return .complete(handOver: handOver, cancel: terminate(table)) }
+        if done { return .complete(handOver: handOver, ending: terminate(table)) }
         phase = handOver ? .awaitingSubscription(table) : .subscribed(table)
         return .ignore
     }
@@ -328,10 +347,10 @@ struct FanInStateMachine {
         }
     }
 
-    /// The downstream cancelled: the live upstream subscriptions to cancel, nil if already
-    /// terminated.
+    /// The downstream cancelled: the live upstream subscriptions to cancel (with the table), nil
+    /// if already terminated.
     @inlinable
-    mutating func cancelled() -> [any Subscription]? {
+    mutating func cancelled() -> Termination? {
         switch phase {
         case .awaitingSubscription(let table), .subscribed(let table):
             return terminate(table)

@@ -34,9 +34,10 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// A collection's `combineLatest`: keeps upstream `index`'s latest value itself, typed, so
     /// that a value sets one slot instead of the table's type-erased one, and `combine` hands
     /// on the array it keeps instead of casting every value back (``LatestValues``). Called
-    /// under the outlet's lock; nil for the other operators.
+    /// under the outlet's lock; returns the value replaced, to be let go after it. Nil for the
+    /// other operators.
     @usableFromInline
-    let keep: ((Any, Int) -> Void)?
+    let keep: ((Any, Int) -> Any?)?
     /// Whether `keep` is set.
     @usableFromInline
     let keepsValues: Bool
@@ -49,7 +50,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     init(
         name: String, mode: FanInStateMachine.Mode, count: Int, downstream: Downstream,
-        combine: (([Any]) -> Downstream.Input)?, keep: ((Any, Int) -> Void)? = nil
+        combine: (([Any]) -> Downstream.Input)?, keep: ((Any, Int) -> Any?)? = nil
     ) {
         self.name = name
         self.mode = mode
@@ -112,9 +113,12 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// delivered after a newer one.
     @inlinable
     func receiveLatest(_ value: Any, at index: Int) {
+        // The value this one replaces dies here, after the lock (its deinit may call back in).
+        var replaced: Any?
         outlet.send(dropWithoutDemand: true) { fanIn in
-            fanIn.receivedLatest(value, at: index).map(combine!)
+            fanIn.receivedLatest(value, at: index, replaced: &replaced).map(combine!)
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// A collection's `combineLatest`: `keep`s `value` and sends the array it completes, in the
@@ -124,18 +128,21 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     @inlinable
     @inline(never)
     func receiveKept(_ value: Any, at index: Int) {
+        // The value this one replaces dies here, after the lock (its deinit may call back in).
+        var replaced: Any?
         outlet.send(dropWithoutDemand: true) { fanIn in
             switch fanIn.receivedKept(at: index) {
             case .ignore:
                 return nil
             case .keep:
-                keep.unsafelyUnwrapped(value, index)
+                replaced = keep.unsafelyUnwrapped(value, index)
                 return nil
             case .keepAndCombine:
-                keep.unsafelyUnwrapped(value, index)
+                replaced = keep.unsafelyUnwrapped(value, index)
                 return combine!([])
             }
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// `zip`: queues `value` and sends the tuple it completes; returns the downstream's demand
@@ -144,7 +151,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func receiveZipped(_ value: Any, at index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         var opensDelivery = false
-        var finish: [any Subscription]?
+        var finish: FanInStateMachine.Termination?
         let returned = outlet.send(returningDemand: true) { fanIn -> Downstream.Input? in
             let step = fanIn.receivedZipped(value, at: index, thread: thread)
             opensDelivery = step.opensDelivery
@@ -162,7 +169,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
             forward(returned)
         }
         if let finish {
-            for upstream in finish { upstream.cancel() }
+            for upstream in finish.cancel { upstream.cancel() }
             outlet.complete(.finished)
         }
         return demand
@@ -172,8 +179,8 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         let failed = if case .failure = completion { true } else { false }
         let action = outlet.state.withLock { $0.fanIn.receivedCompletion(at: index, failed: failed) }
-        guard case let .complete(handOver, others) = action else { return }
-        for other in others { other.cancel() }
+        guard case let .complete(handOver, ending) = action else { return }
+        for other in ending.cancel { other.cancel() }
         if handOver { self.handOver() }
         outlet.complete(completion)
     }
@@ -210,9 +217,9 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     @inlinable
     func cancel() {
-        let upstreams = outlet.state.withLock { $0.fanIn.cancelled() }
+        let ending = outlet.state.withLock { $0.fanIn.cancelled() }
         outlet.cancel()
-        for upstream in upstreams ?? [] { upstream.cancel() }
+        for upstream in ending?.cancel ?? [] { upstream.cancel() }
     }
 
     @usableFromInline

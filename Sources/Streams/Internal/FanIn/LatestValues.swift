@@ -30,14 +30,19 @@ final class LatestValues<Value> {
         pending = Array(repeating: nil, count: count)
     }
 
-    /// Keeps `value` as the latest of upstream `index`.
+    /// Keeps `value` as the latest of upstream `index`; returns the value it replaces, for the
+    /// caller to let go once it has left the lock.
     @inlinable
-    func keep(_ value: Value, at index: Int) {
+    @discardableResult
+    func keep(_ value: Value, at index: Int) -> Value? {
+        var value = value
         if complete {
-            values[index] = value
-        } else {
-            pending[index] = value
+            swap(&values[index], &value)
+            return value
         }
+        var slot: Value? = value
+        swap(&pending[index], &slot)
+        return slot
     }
 
     /// The latest values in the upstreams' order; call only once every upstream has sent one.

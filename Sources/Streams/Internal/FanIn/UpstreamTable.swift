@@ -77,10 +77,13 @@ struct UpstreamTable {
         return true
     }
 
-    /// Records `value` as the latest of upstream `index`; true once every upstream has one.
+    /// Records `value` as the latest of upstream `index`, moving the value it replaces into
+    /// `replaced` (to be let go outside the lock); true once every upstream has one.
     @inlinable
-    mutating func recordLatest(_ value: Any, at index: Int) -> Bool {
-        latest[index] = value
+    mutating func recordLatest(_ value: Any, at index: Int, replaced: inout Any?) -> Bool {
+        var value = value
+        swap(&latest[index], &value)
+        replaced = value
         return recordPresence(at: index)
     }
 
