@@ -103,20 +103,23 @@ import Testing
 
     @Test func combineLatestOutputsOnceEveryUpstreamHasAValue() throws {
         var machine = FanInStateMachine(mode: .latest, count: 2)
-        var replaced: Any?
-        let none = machine.receivedLatest((), at: 0, replaced: &replaced)
+        var slot: Any = ()
+        let none = machine.receivedLatest(&slot, at: 0)
         #expect(none == nil)
-        let stillNone = machine.receivedLatest(1, at: 0, replaced: &replaced)
+        slot = 1
+        let stillNone = machine.receivedLatest(&slot, at: 0)
         #expect(stillNone == nil)
-        // The value a newer one replaces is handed out, to be let go after the lock.
-        #expect(replaced is Void)
-        let both = machine.receivedLatest("b", at: 1, replaced: &replaced)
+        // The value a newer one replaces is handed back, to be let go after the lock.
+        #expect(slot is Void)
+        slot = "b"
+        let both = machine.receivedLatest(&slot, at: 1)
         let latest = try #require(both)
         #expect(latest[0] as? Int == 1)
         #expect(latest[1] as? String == "b")
-        let newer = machine.receivedLatest(2, at: 0, replaced: &replaced)
+        slot = 2
+        let newer = machine.receivedLatest(&slot, at: 0)
         #expect(try #require(newer)[0] as? Int == 2)
-        #expect(replaced as? Int == 1)
+        #expect(slot as? Int == 1)
     }
 
     @Test func zipPairsInOrderAndFinishesWhenAFinishedUpstreamRunsDry() throws {

@@ -149,14 +149,14 @@ struct FanInStateMachine {
     }
 
     /// `combineLatest`: upstream `index` sent `value`. The latest values, once every upstream
-    /// has sent one, to build the output from; nil for no output. The value `value` replaces is
-    /// moved into `replaced`, for the caller to let go once it has left the lock.
+    /// has sent one, to build the output from; nil for no output. `value` is left holding the
+    /// value it replaces, for the caller to let go once it has left the lock.
     @inlinable
-    mutating func receivedLatest(_ value: Any, at index: Int, replaced: inout Any?) -> [Any]? {
+    mutating func receivedLatest(_ value: inout Any, at index: Int) -> [Any]? {
         switch phase {
         case .subscribed(var table):
             phase = .modifying
-            let latest = table.recordLatest(value, at: index, replaced: &replaced) ? table.latest : nil
+            let latest = table.recordLatest(&value, at: index) ? table.latest : nil
             phase = .subscribed(table)
             return latest
         case .awaitingSubscription, .terminated:

@@ -112,13 +112,14 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// tuples reach the downstream in the order they were made: an older combination is never
     /// delivered after a newer one.
     @inlinable
-    func receiveLatest(_ value: Any, at index: Int) {
-        // The value this one replaces dies here, after the lock (its deinit may call back in).
-        var replaced: Any?
+    func receiveLatest(_ value: consuming Any, at index: Int) {
+        // Recording swaps the value in: the one it replaces comes back in `slot` and dies here,
+        // after the lock (its deinit may call back in).
+        var slot = value
         outlet.send(dropWithoutDemand: true) { fanIn in
-            fanIn.receivedLatest(value, at: index, replaced: &replaced).map(combine!)
+            fanIn.receivedLatest(&slot, at: index).map(combine!)
         }
-        withExtendedLifetime(replaced) {}
+        withExtendedLifetime(slot) {}
     }
 
     /// A collection's `combineLatest`: `keep`s `value` and sends the array it completes, in the

@@ -77,13 +77,11 @@ struct UpstreamTable {
         return true
     }
 
-    /// Records `value` as the latest of upstream `index`, moving the value it replaces into
-    /// `replaced` (to be let go outside the lock); true once every upstream has one.
+    /// Records `value` as the latest of upstream `index` and leaves the value it replaces in
+    /// `value` (to be let go outside the lock); true once every upstream has one.
     @inlinable
-    mutating func recordLatest(_ value: Any, at index: Int, replaced: inout Any?) -> Bool {
-        var value = value
+    mutating func recordLatest(_ value: inout Any, at index: Int) -> Bool {
         swap(&latest[index], &value)
-        replaced = value
         return recordPresence(at: index)
     }
 
