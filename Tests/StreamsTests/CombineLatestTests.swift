@@ -172,15 +172,24 @@ struct CombineLatestTests {
     typealias Token = MergeTests.Token
 
     /// A subscriber that keeps nothing it is sent and asks for `initial`.
-    static func forgetful<Input>(
+    static func forgetful<Input, Failure: Error>(
         _ subscription: Locked<(any Subscription)?>, initial: Subscribers.Demand
-    ) -> AnySubscriber<Input, Never> {
+    ) -> AnySubscriber<Input, Failure> {
         AnySubscriber(
             receiveSubscription: { received in
                 subscription.withLock { $0 = received }
                 if initial > 0 { received.request(initial) }
             },
             receiveValue: { _ in .none }, receiveCompletion: { _ in })
+    }
+
+    /// A token that, when let go, asks `subscription` for one more value and counts itself in
+    /// `released`.
+    static func callingBack(_ subscription: Locked<(any Subscription)?>, _ released: Locked<Int>) -> Token {
+        Token {
+            subscription.withLock { $0 }?.request(.max(1))
+            released.withLock { $0 += 1 }
+        }
     }
 
     @Test func aReplacedLatestValueIsReleasedOutsideTheLock() {
@@ -190,15 +199,9 @@ struct CombineLatestTests {
             let a = PassthroughSubject<Token, Never>()
             let b = PassthroughSubject<Int, Never>()
             a.combineLatest(b).subscribe(Self.forgetful(subscription, initial: .unlimited))
-            let token = {
-                Token {
-                    subscription.withLock { $0 }?.request(.max(1))
-                    released.withLock { $0 += 1 }
-                }
-            }
-            a.send(token())
+            a.send(Self.callingBack(subscription, released))
             b.send(1)
-            a.send(token())  // replaces the first
+            a.send(Self.callingBack(subscription, released))  // replaces the first
             #expect(released.withLock { $0 } == 1)
             // A cancel lets go of the latest values after the lock too.
             subscription.withLock { $0 }?.cancel()
@@ -213,20 +216,9 @@ struct CombineLatestTests {
             let subscription = Locked<(any Subscription)?>(nil)
             let a = PassthroughSubject<Token, TestError>()
             let b = PassthroughSubject<Token, TestError>()
-            let subscriber = AnySubscriber<(Token, Token), TestError>(
-                receiveSubscription: { received in
-                    subscription.withLock { $0 = received }
-                    received.request(.unlimited)
-                },
-                receiveValue: { _ in .none }, receiveCompletion: { _ in })
-            a.zip(b).subscribe(subscriber)
-            for _ in 0..<2 {
-                a.send(
-                    Token {
-                        subscription.withLock { $0 }?.request(.max(1))
-                        released.withLock { $0 += 1 }
-                    })
-            }
+            a.zip(b).subscribe(Self.forgetful(subscription, initial: .unlimited))
+            a.send(Self.callingBack(subscription, released))
+            a.send(Self.callingBack(subscription, released))
             b.send(completion: .failure(.oops))  // discards a's two queued values
             #expect(released.withLock { $0 } == 2)
         }
@@ -239,17 +231,13 @@ struct CombineLatestTests {
             let subscription = Locked<(any Subscription)?>(nil)
             let subjects = [PassthroughSubject<Token, Never>(), PassthroughSubject<Token, Never>()]
             subjects.combineLatest().subscribe(Self.forgetful(subscription, initial: .unlimited))
-            let token = {
-                Token {
-                    subscription.withLock { $0 }?.request(.max(1))
-                    released.withLock { $0 += 1 }
-                }
-            }
-            subjects[0].send(token())
-            subjects[0].send(token())  // replaces the first before every upstream has sent one
+            subjects[0].send(Self.callingBack(subscription, released))
+            // Replaces the first before every upstream has sent one...
+            subjects[0].send(Self.callingBack(subscription, released))
             #expect(released.withLock { $0 } == 1)
-            subjects[1].send(token())
-            subjects[0].send(token())  // replaces the second, once the values are complete
+            subjects[1].send(Self.callingBack(subscription, released))
+            // ... and the second once the values are complete.
+            subjects[0].send(Self.callingBack(subscription, released))
             #expect(released.withLock { $0 } == 2)
             subscription.withLock { $0 }?.cancel()
         }
