@@ -121,6 +121,19 @@ public enum Workloads {
         return sum
     }
 
+    /// W19: subscribe `subject.map {}.sink`, send one value, cancel: W6's set-up on a publisher
+    /// whose outcome is not known in advance, as a search field does per keystroke.
+    public static func subjectSubscribeCancel(_ count: Int) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        var sum = 0
+        for _ in 0..<count {
+            let cancellable = subject.map { $0 &+ 1 }.sink { sum &+= $0 }
+            subject.send(1)
+            cancellable.cancel()
+        }
+        return sum
+    }
+
     /// W7: subject -> `removeDuplicates()` -> sink, values in runs of three.
     public static func removeDuplicatesRuns(_ count: Int) -> Int {
         let subject = PassthroughSubject<Int, Never>()

@@ -62,6 +62,10 @@ let allWorkloads: [Workload] = [
         floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.subscribeCancel,
         openCombine: OpenCombineWorkloads.Workloads.subscribeCancel),
     Workload(
+        name: "W19 subscribe + send + cancel subject.map.sink", count: 100_000, unit: "cycle",
+        floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.subjectSubscribeCancel,
+        openCombine: OpenCombineWorkloads.Workloads.subjectSubscribeCancel),
+    Workload(
         name: "W7 subject -> removeDuplicates -> sink", count: 1_000_000, unit: "send",
         floor: Baseline.removeDuplicatesRuns, streams: StreamsWorkloads.Workloads.removeDuplicatesRuns,
         openCombine: OpenCombineWorkloads.Workloads.removeDuplicatesRuns, asyncSequence: AsyncWorkloads.removeDuplicatesRuns),

@@ -14,7 +14,7 @@ let streams: [String: (Int) -> Int] = [
     "W1": StreamsWorkloads.Workloads.sequenceMap, "W2": StreamsWorkloads.Workloads.sequenceChain,
     "W1g": StreamsWorkloads.Workloads.sequenceMapGeneric, "W2g": StreamsWorkloads.Workloads.sequenceChainGeneric,
     "W3": StreamsWorkloads.Workloads.subjectChain, "W4": StreamsWorkloads.Workloads.flatMapJust,
-    "W18": StreamsWorkloads.Workloads.flatMapFuture,
+    "W18": StreamsWorkloads.Workloads.flatMapFuture, "W19": StreamsWorkloads.Workloads.subjectSubscribeCancel,
     "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
     "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
     "W9": StreamsWorkloads.Workloads.debounceVirtualTime, "W10": StreamsWorkloads.Workloads.combineLatestThree,
@@ -30,6 +30,7 @@ let streams: [String: (Int) -> Int] = [
     "W16": StreamsWorkloads.Workloads.requestShapedSelectiveRetry,
     "W17": StreamsWorkloads.Workloads.debounceDispatchQueue,
     // Scaling: S2 (a send to n sinks) with 10 and 100,000 sinks; the count is of sends.
+    "S1-10": { StreamsWorkloads.ScalingWorkloads.subjectSubscribeCancel($0, n: 10).checksum },
     "S2-10": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
     "S2-100000": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
 ]
@@ -39,10 +40,12 @@ let openCombine: [String: (Int) -> Int] = [
     "W2g": OpenCombineWorkloads.Workloads.sequenceChainGeneric,
     "W3": OpenCombineWorkloads.Workloads.subjectChain, "W4": OpenCombineWorkloads.Workloads.flatMapJust,
     "W18": OpenCombineWorkloads.Workloads.flatMapFuture,
+    "W19": OpenCombineWorkloads.Workloads.subjectSubscribeCancel,
     "W5": OpenCombineWorkloads.Workloads.shareFourSinks, "W6": OpenCombineWorkloads.Workloads.subscribeCancel,
     "W7": OpenCombineWorkloads.Workloads.removeDuplicatesRuns, "W8": OpenCombineWorkloads.Workloads.failCatch,
     "W15": OpenCombineWorkloads.Workloads.requestShaped,
     "W17": OpenCombineWorkloads.Workloads.debounceDispatchQueue,
+    "S1-10": { OpenCombineWorkloads.ScalingWorkloads.subjectSubscribeCancel($0, n: 10).checksum },
     "S2-10": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
     "S2-100000": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
 ]
@@ -52,7 +55,7 @@ guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
     fatalError(
-        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W18|R0...R6 (W9 to W14, W16 and R*: Streams only) count"
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W19|R0...R6 (W9 to W14, W16 and R*: Streams only) count"
     )
 }
 if run(count) == Int.min { print("") }

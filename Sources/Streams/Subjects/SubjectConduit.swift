@@ -1,27 +1,5 @@
 import Synchronization
 
-/// A subject's handle on one subscriber's conduit.
-///
-/// The closures are made where the conduit's type is known, so that sending through them runs
-/// specialised code; calling a generic class's methods through a base class would run the
-/// unspecialised implementation, which looks type metadata up on every value.
-@usableFromInline
-struct SubjectConduitEntry<Output, Failure: Error> {
-    /// Delivers a value sent by the given thread (see `SubjectConduit.offer(_:from:)`).
-    @usableFromInline
-    let offer: (Output, Int) -> Void
-    /// Delivers the completion (or queues it behind a delivery in progress).
-    @usableFromInline
-    let finish: (Subscribers.Completion<Failure>) -> Void
-
-    @inlinable
-    init<Downstream: Subscriber>(_ conduit: SubjectConduit<Downstream>)
-    where Downstream.Input == Output, Downstream.Failure == Failure {
-        offer = { conduit.offer($0, from: $1) }
-        finish = { conduit.finish($0) }
-    }
-}
-
 /// One subscriber's subscription to a subject.
 ///
 /// Its state is a ``SubjectConduitStateMachine`` behind one lock; the conduit performs the
@@ -52,7 +30,9 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @usableFromInline
     typealias Failure = Downstream.Failure
     @usableFromInline
-    typealias StateMachine = SubjectConduitStateMachine<Downstream>
+    typealias StateMachine = SubjectConduitStateMachine
+    @usableFromInline
+    typealias Core = SubjectCore<Output, Failure>
 
     /// The values of `mode` other than the identity of a thread delivering fast.
     @usableFromInline
@@ -84,7 +64,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
 
     /// A conduit whose subscribing thread (the caller) holds the turn until ``start()``.
     @inlinable
-    init(downstream: Downstream, subject: AnyObject, core: SubjectCore<Output, Failure>, kind: SubjectKind, key: Int) {
+    init(downstream: Downstream, subject: AnyObject, core: Core, kind: SubjectKind, key: Int) {
         let box = Box(downstream)
         receiver = .passUnretained(box)
         self.kind = kind
@@ -100,7 +80,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     func start() {
         guard let downstream = state.withLock({ $0.subscriberToStart() }) else { return }
-        downstream.value.receive(subscription: self)
+        unsafeDowncast(downstream, to: Box<Downstream>.self).value.receive(subscription: self)
         drain(adding: .none)
     }
 
@@ -173,7 +153,8 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     @inlinable
     func complete(_ remains: StateMachine.Remains, with completion: Subscribers.Completion<Failure>) {
         for waiter in remains.dismissed { waiter.wake() }
-        remains.downstream?.value.receive(completion: completion)
+        guard let downstream = remains.downstream else { return }
+        unsafeDowncast(downstream, to: Box<Downstream>.self).value.receive(completion: completion)
     }
 
     /// Leaves the fast mode; call with the lock held, on the `state` it guards. The thread of a
@@ -208,14 +189,15 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             case .handOver(let waiter):
                 waiter.wake()
                 return
-            case .value(let value):
+            case .value(let box):
+                let value = unsafeDowncast(box, to: Box<Output>.self).value
                 // Unretained: nothing releases the subscriber while the turn is held.
                 additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
             case .current(let core):
-                let value = core.currentValue
+                let value = unsafeDowncast(core, to: Core.self).currentValue
                 additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
-            case .completion(let remains, let completion):
-                complete(remains, with: completion)
+            case .completion(let remains, let box):
+                complete(remains, with: unsafeDowncast(box, to: Box<Subscribers.Completion<Failure>>.self).value)
                 return
             }
         }
@@ -244,7 +226,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             core.conduitReceivedDemand()
         case let .deliverCurrent(core, notify):
             if notify { core.conduitReceivedDemand() }
-            let value = core.currentValue
+            let value = unsafeDowncast(core, to: Core.self).currentValue
             // Unretained: nothing releases the subscriber while the turn is held.
             drain(adding: receiver._withUnsafeGuaranteedRef { $0.value.receive(value) })
         }
@@ -274,7 +256,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             case .subscribed(let current), .completing(let current): live = current
             case .terminated: live = nil
             }
-            let downstream = live?.downstream.value as Any
+            let downstream = live.map { unsafeDowncast($0.downstream, to: Box<Downstream>.self).value } as Any
             if case .observableObject = kind {
                 return Mirror(self, children: ["downstream": downstream])
             }

@@ -17,27 +17,32 @@
 /// a value costs no copy of it. For the same reason the actions that deliver a value name no
 /// subscriber: the conduit keeps it unretained, and the machine keeps it alive while the turn is
 /// held.
+///
+/// The machine is not generic: it holds the subscriber's box (a `Box<Downstream>`), the subject
+/// and its core as objects, and each queued event in a box of its own (`Box<Output>` or
+/// `Box<Subscribers.Completion<Failure>>`), which only the conduit's typed code opens. A
+/// subscription's `cancel()` and `request(_:)` are called through `any Subscription`, in the
+/// conduit's unspecialised code, where a generic machine, and the lock around it, cost a type
+/// metadata lookup at every use (about 15 per subscribe-and-cancel cycle, half its
+/// instructions).
 @usableFromInline
-struct SubjectConduitStateMachine<Downstream: Subscriber> {
-    @usableFromInline
-    typealias Output = Downstream.Input
-    @usableFromInline
-    typealias Failure = Downstream.Failure
-
+struct SubjectConduitStateMachine {
     /// What a live conduit holds.
     @usableFromInline
     struct Live {
+        /// The subscriber's `Box<Downstream>`.
         @usableFromInline
-        let downstream: Box<Downstream>
+        let downstream: AnyObject
         /// The subject the subscriber subscribed to, held strongly until the end (Combine's
         /// `parent` and `subject`).
         @usableFromInline
         let subject: AnyObject
+        /// The subject's `SubjectCore`.
         @usableFromInline
-        let core: SubjectCore<Output, Failure>
+        let core: SubjectRoster
 
         @inlinable
-        init(downstream: Box<Downstream>, subject: AnyObject, core: SubjectCore<Output, Failure>) {
+        init(downstream: AnyObject, subject: AnyObject, core: SubjectRoster) {
             self.downstream = downstream
             self.subject = subject
             self.core = core
@@ -48,15 +53,24 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     enum Phase {
         case subscribed(Live)
         case completing(Live)
-        /// `retained` is the subscriber while a delivery under way still uses it.
-        case terminated(retained: Box<Downstream>?)
+        /// `retained` is the subscriber's box while a delivery under way still uses it.
+        case terminated(retained: AnyObject?)
     }
 
-    /// An event sent re-entrantly, delivered by the call under way.
+    /// An event sent re-entrantly, delivered by the call under way: a `Box<Output>`, or a
+    /// `Box<Subscribers.Completion<Failure>>` if `isCompletion`.
     @usableFromInline
-    enum Event {
-        case value(Output)
-        case completion(Subscribers.Completion<Failure>)
+    struct Event {
+        @usableFromInline
+        let box: AnyObject
+        @usableFromInline
+        let isCompletion: Bool
+
+        @inlinable
+        init(box: AnyObject, isCompletion: Bool) {
+            self.box = box
+            self.isCompletion = isCompletion
+        }
     }
 
     @usableFromInline
@@ -105,9 +119,9 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         turn.holder = thread
     }
 
-    /// The subscriber to hand the subscription to.
+    /// The subscriber's box, to hand the subscription to.
     @inlinable
-    func subscriberToStart() -> Box<Downstream>? {
+    func subscriberToStart() -> AnyObject? {
         guard case .subscribed(let live) = phase else { return nil }
         return live.downstream
     }
@@ -126,9 +140,9 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     }
 
     /// A value sent by `thread`: it takes one unit of demand or is dropped (a subject with a
-    /// current value remembers that the subscriber is behind).
+    /// current value remembers that the subscriber is behind). It is boxed only if queued.
     @inlinable
-    mutating func offer(_ value: Output, from thread: Int) -> OfferAction {
+    mutating func offer<Output>(_ value: Output, from thread: Int) -> OfferAction {
         guard case .subscribed = phase else { return .none }
         guard demand > 0 else {
             if replaysCurrent { behind = true }
@@ -140,7 +154,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         case .granted:
             return .deliver
         case .reentrant, .queue:
-            queue.append(.value(value))
+            queue.append(Event(box: Box(value), isCompletion: false))
             return .none
         case .wait(let waiter):
             return .wait(waiter)
@@ -155,7 +169,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Granted the turn on a live conduit: deliver, then drain.
         case deliver
         /// Granted the turn after the conduit terminated: the turn is let go; release this.
-        case release(Box<Downstream>?)
+        case release(AnyObject?)
     }
 
     /// A waiter of ``offer(_:from:)`` has woken.
@@ -178,21 +192,18 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
     /// the lock.
     @usableFromInline
     struct Remains {
-        /// Nil while a delivery under way still uses the subscriber.
+        /// The subscriber's box; nil while a delivery under way still uses the subscriber.
         @usableFromInline
-        let downstream: Box<Downstream>?
+        let downstream: AnyObject?
         @usableFromInline
         let subject: AnyObject
         @usableFromInline
-        let core: SubjectCore<Output, Failure>
+        let core: SubjectRoster
         @usableFromInline
         let dismissed: ArraySlice<TurnWaiter>
 
         @inlinable
-        init(
-            downstream: Box<Downstream>?, subject: AnyObject, core: SubjectCore<Output, Failure>,
-            dismissed: ArraySlice<TurnWaiter>
-        ) {
+        init(downstream: AnyObject?, subject: AnyObject, core: SubjectRoster, dismissed: ArraySlice<TurnWaiter>) {
             self.downstream = downstream
             self.subject = subject
             self.core = core
@@ -211,15 +222,16 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         case wait(TurnWaiter)
     }
 
+    /// `send(completion:)` by `thread`; the completion is boxed only if queued.
     @inlinable
-    mutating func finish(_ completion: Subscribers.Completion<Failure>, from thread: Int) -> FinishAction {
+    mutating func finish<Failure>(_ completion: Subscribers.Completion<Failure>, from thread: Int) -> FinishAction {
         guard case .subscribed(let live) = phase else { return .none }
         phase = .completing(live)
         switch turn.claim(for: thread) {
         case .granted:
             return .deliver(terminate(holdingTurn: true))
         case .reentrant, .queue:
-            queue.append(.completion(completion))
+            queue.append(Event(box: Box(completion), isCompletion: true))
             return .none
         case .wait(let waiter):
             return .wait(waiter)
@@ -233,7 +245,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Complete the subscriber.
         case deliver(Remains)
         /// Cancelled after the turn was handed over: release this.
-        case release(Box<Downstream>?)
+        case release(AnyObject?)
     }
 
     @inlinable
@@ -266,7 +278,7 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         queueHead = 0
         behind = false
         let dismissed = turn.dismissAll()
-        var downstream: Box<Downstream>? = live.downstream
+        var downstream: AnyObject? = live.downstream
         if holdingTurn {
             turn.letGo()
             phase = .terminated(retained: nil)
@@ -294,15 +306,16 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Nothing more: the turn is let go; `fast` if values may bypass the lock again.
         case idle(fast: Bool)
         /// Terminated during the delivery: the turn is let go; release the subscriber.
-        case release(Box<Downstream>?)
+        case release(AnyObject?)
         /// The turn now belongs to a waiting thread: wake it.
         case handOver(TurnWaiter)
-        /// Deliver a queued value.
-        case value(Output)
+        /// Deliver a queued value, in its `Box<Output>`.
+        case value(AnyObject)
         /// Deliver the subject's current value, read from the core outside the lock.
-        case current(SubjectCore<Output, Failure>)
-        /// Deliver the completion; the conduit has terminated.
-        case completion(Remains, Subscribers.Completion<Failure>)
+        case current(SubjectRoster)
+        /// Deliver the completion, in its `Box<Subscribers.Completion<Failure>>`; the conduit has
+        /// terminated.
+        case completion(Remains, AnyObject)
     }
 
     /// The turn's holder returned from the subscriber with `additional` demand.
@@ -317,12 +330,10 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         if queueHead < queue.count {
             let event = queue[queueHead]
             queueHead += 1
-            switch event {
-            case .value(let value):
-                return .value(value)
-            case .completion(let completion):
-                return .completion(terminate(holdingTurn: true), completion)
+            if event.isCompletion {
+                return .completion(terminate(holdingTurn: true), event.box)
             }
+            return .value(event.box)
         }
         if !queue.isEmpty {
             queue.removeAll(keepingCapacity: true)
@@ -348,10 +359,10 @@ struct SubjectConduitStateMachine<Downstream: Subscriber> {
         /// Nothing more; `fast` if values may bypass the lock again.
         case none(fast: Bool)
         /// Tell the core that a subscriber asked for values (its first request); `fast` as above.
-        case notify(SubjectCore<Output, Failure>, fast: Bool)
+        case notify(SubjectRoster, fast: Bool)
         /// The caller took the turn: deliver the current value read from the core, then drain;
         /// `notify` the core first if this is the first request.
-        case deliverCurrent(SubjectCore<Output, Failure>, notify: Bool)
+        case deliverCurrent(SubjectRoster, notify: Bool)
     }
 
     @inlinable

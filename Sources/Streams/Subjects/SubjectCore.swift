@@ -2,68 +2,38 @@
 /// subscribers, the completion, the upstream subscriptions they were given and, for
 /// `CurrentValueSubject`, the current value, all under one lock.
 ///
-/// The upstream subscriptions are kept, also after the completion (as in Combine), and
-/// cancelled when the core goes away: each live conduit keeps its subject, and so the core,
-/// alive. The exception is a subscription that tells the subject it has ended (see
-/// ``UpstreamKeepingSubject``), such as the one `subscribe(_:)` makes for a subject, or each
-/// connection of a multicast: it is let go at once, so that reconnecting does not pile them up.
+/// What does not depend on `Output` and `Failure` is in the ``SubjectRoster`` this core is, so
+/// that a conduit's unspecialised `cancel()` and `request(_:)` reach it without type metadata;
+/// the current value and the completion are fields of the core, guarded by the roster's lock.
 ///
-/// Conduits and upstream subscriptions are kept in ``KeyedList``s: in the order they came, and
-/// removed by key in O(log n) with nothing shifted. A value goes to the conduits in the order
-/// they subscribed, walking a snapshot of the list's elements, where a removed conduit is a
-/// placeholder that ignores it.
+/// A value goes to the conduits in the order they subscribed, walking a snapshot of the list's
+/// elements, where a removed conduit is a placeholder that ignores it.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: Sendable {
-    @usableFromInline
-    typealias Conduits = KeyedList<SubjectConduitEntry<Output, Failure>>
+final class SubjectCore<Output, Failure: Error>: SubjectRoster, @unchecked Sendable {
     /// The conduits a value or the completion goes to.
     @usableFromInline
-    typealias Snapshot = ContiguousArray<SubjectConduitEntry<Output, Failure>>
-    @usableFromInline
-    typealias Upstreams = KeyedList<any Subscription>
+    typealias Snapshot = ContiguousArray<SubjectConduitEntry>
 
-    /// What the lock guards.
+    /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`. Guarded by `state`'s
+    /// lock.
     @usableFromInline
-    struct State {
-        /// `CurrentValueSubject`'s value; always nil for `PassthroughSubject`.
-        @usableFromInline
-        var current: Output?
-        @usableFromInline
-        var conduits = Conduits(placeholder: .removed)
-        @usableFromInline
-        var completion: Subscribers.Completion<Failure>?
-        @usableFromInline
-        var upstreamSubscriptions = Upstreams(placeholder: Subscriptions.empty)
-        @usableFromInline
-        var hasDownstreamDemand = false
-
-        @inlinable
-        init(current: Output?) {
-            self.current = current
-        }
-    }
-
+    @exclusivity(unchecked)
+    var current: Output?
+    /// Guarded by `state`'s lock.
     @usableFromInline
-    let kind: SubjectKind
-    @usableFromInline
-    let state: LockedState<State>
+    @exclusivity(unchecked)
+    var completion: Subscribers.Completion<Failure>?
 
     @inlinable
     init(current: Output?, kind: SubjectKind) {
-        state = LockedState(State(current: current))
-        self.kind = kind
+        self.current = current
+        super.init(kind: kind)
     }
 
     /// The current value of a subject that has one.
     @inlinable
     var currentValue: Output {
-        state.withLock { $0.current! }
-    }
-
-    deinit {
-        for subscription in state.withLock({ $0.upstreamSubscriptions.elements }) {
-            subscription.cancel()
-        }
+        state.withLock { _ in current! }
     }
 
     /// Attaches `subscriber` to `subject` (the publisher it subscribed to) through a new
@@ -73,7 +43,7 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
     @inline(__always)
     func attach<S: Subscriber>(_ subscriber: S, to subject: AnyObject) where S.Input == Output, S.Failure == Failure {
         let attached = state.withLock { state -> Attachment<S> in
-            if let completion = state.completion { return .completed(completion) }
+            if let completion { return .completed(completion) }
             let conduit = SubjectConduit(
                 downstream: subscriber, subject: subject, core: self, kind: kind, key: state.conduits.nextKey)
             state.conduits.append(SubjectConduitEntry(conduit))
@@ -100,17 +70,21 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
     @inlinable
     func send(_ value: Output, storing: Bool, evenAfterCompletion: Bool) {
         let conduits = state.withLock { state -> Snapshot? in
-            guard state.completion == nil else {
-                if storing && evenAfterCompletion { state.current = value }
+            guard completion == nil else {
+                if storing && evenAfterCompletion { current = value }
                 return nil
             }
-            if storing { state.current = value }
+            if storing { current = value }
             return state.conduits.elements
         }
         guard let conduits else { return }
         let thread = ThreadIdentity.current
-        for conduit in conduits {
-            conduit.offer(value, thread)
+        // By index: `for conduit in conduits` inside the closure copied each entry, a retain and
+        // a release of both of its closures per subscriber per value.
+        withUnsafePointer(to: value) { value in
+            for index in conduits.indices {
+                conduits[index].offer(UnsafeRawPointer(value), thread)
+            }
         }
     }
 
@@ -119,88 +93,15 @@ final class SubjectCore<Output, Failure: Error>: Sendable {
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         let conduits = state.withLock { state -> Snapshot? in
-            guard state.completion == nil else { return nil }
-            state.completion = completion
+            guard self.completion == nil else { return nil }
+            self.completion = completion
             return state.conduits.removeAll()
         }
         guard let conduits else { return }
-        for conduit in conduits {
-            conduit.finish(completion)
+        withUnsafePointer(to: completion) { completion in
+            for index in conduits.indices {
+                conduits[index].finish(UnsafeRawPointer(completion))
+            }
         }
-    }
-
-    /// Keeps `subscription` and asks it for unlimited values: a subject with a current value at
-    /// once, the others once any subscriber has asked for values. Returns the key to forget it
-    /// by.
-    @inlinable
-    @discardableResult
-    func keep(upstream subscription: any Subscription) -> Int {
-        let action = state.withLock { state -> KeepAction in
-            let key = state.upstreamSubscriptions.append(subscription)
-            return state.hasDownstreamDemand || kind.replaysCurrent ? .keepAndRequest(key: key) : .keep(key: key)
-        }
-        switch action {
-        case .keep(let key):
-            return key
-        case .keepAndRequest(let key):
-            subscription.request(.unlimited)
-            return key
-        }
-    }
-
-    /// What ``keep(upstream:)`` does once the lock is released.
-    @usableFromInline
-    enum KeepAction {
-        /// Kept under `key`: it is asked for values once a subscriber asks.
-        case keep(key: Int)
-        /// Kept under `key`: ask it for unlimited values now.
-        case keepAndRequest(key: Int)
-    }
-
-    /// Lets go of the upstream subscription kept under `key`, which has completed or been
-    /// cancelled; it is released outside the lock.
-    @inlinable
-    func forget(upstream key: Int) {
-        let removed = state.withLock { $0.upstreamSubscriptions.remove(key) }
-        withExtendedLifetime(removed) {}
-    }
-
-    /// Called by a conduit, outside its lock, when its subscriber first asks for values: the
-    /// first such call asks every upstream subscription for unlimited values (a subject with a
-    /// current value asked at once).
-    @inlinable
-    func conduitReceivedDemand() {
-        let subscriptions = state.withLock { state -> ContiguousArray<any Subscription> in
-            guard !state.hasDownstreamDemand, !kind.replaysCurrent else { return [] }
-            state.hasDownstreamDemand = true
-            return state.upstreamSubscriptions.elements
-        }
-        for subscription in subscriptions {
-            subscription.request(.unlimited)
-        }
-    }
-
-    /// Called by the conduit attached under `key` when it is cancelled: O(log n) in the number
-    /// of conduits, whatever the order of the cancels. The entry's closures are released outside
-    /// the lock.
-    @inlinable
-    func remove(_ key: Int) {
-        let removed = state.withLock { $0.conduits.remove(key) }
-        withExtendedLifetime(removed) {}
-    }
-}
-
-extension SubjectConduitEntry {
-    /// What stands for a removed conduit in the core's list: it ignores what it is given.
-    @inlinable
-    static var removed: Self {
-        Self(offer: { _, _ in }, finish: { _ in })
-    }
-
-    /// An entry that calls these closures.
-    @inlinable
-    init(offer: @escaping (Output, Int) -> Void, finish: @escaping (Subscribers.Completion<Failure>) -> Void) {
-        self.offer = offer
-        self.finish = finish
     }
 }

@@ -5,15 +5,17 @@ import Testing
 /// The subject conduit's state machine on its own: phases, the turn, demand and what each event
 /// asks the conduit to do. Threads are plain numbers here.
 @Suite struct SubjectConduitStateMachineTests {
-    typealias Machine = SubjectConduitStateMachine<TestSubscriber<Int, Never>>
+    typealias Machine = SubjectConduitStateMachine
 
     let subscribing = 100
+    /// The machine is not generic: its `finish` takes any completion, boxed if it is queued.
+    static let finished = Subscribers.Completion<Never>.finished
     let other = 200
 
     /// A machine whose subscription has been handed over (the subscribing thread let the turn go).
     func started(_ kind: SubjectKind, demand: Subscribers.Demand = .none) -> (Machine, SubjectCore<Int, Never>) {
         let core = SubjectCore<Int, Never>(current: kind.replaysCurrent ? 7 : nil, kind: kind)
-        let live = Machine.Live(downstream: Box(TestSubscriber()), subject: core, core: core)
+        let live = Machine.Live(downstream: Box(TestSubscriber<Int, Never>()), subject: core, core: core)
         var machine = Machine(kind: kind, live: live, subscribingThread: subscribing)
         guard case .idle = machine.drain(adding: .none) else {
             Issue.record("the handed-over subscription should leave nothing to do")
@@ -79,12 +81,16 @@ import Testing
         guard case .deliver = machine.offer(1, from: other) else { Issue.record("not delivered"); return }
         // Inside the subscriber, on the delivering thread:
         guard case .none = machine.offer(2, from: other) else { Issue.record("not queued"); return }
-        guard case .none = machine.finish(.finished, from: other) else { Issue.record("not queued"); return }
+        guard case .none = machine.finish(Self.finished, from: other) else { Issue.record("not queued"); return }
         #expect(phaseName(machine) == "completing")
         guard case .none = machine.offer(3, from: other) else { Issue.record("not ignored"); return }
         #expect(machine.demand == .max(3))
-        guard case .value(2) = machine.drain(adding: .none) else { Issue.record("queued value first"); return }
-        guard case .completion(let remains, .finished) = machine.drain(adding: .none) else {
+        guard case .value(let value) = machine.drain(adding: .none), (value as? Box<Int>)?.value == 2 else {
+            Issue.record("queued value first"); return
+        }
+        guard case .completion(let remains, let completion) = machine.drain(adding: .none),
+            case .finished = (completion as? Box<Subscribers.Completion<Never>>)?.value
+        else {
             Issue.record("then the completion"); return
         }
         #expect(remains.downstream != nil)
@@ -95,7 +101,7 @@ import Testing
     @Test func anotherThreadWaitsAndIsHandedTheTurn() {
         var (machine, _) = started(.passthrough, demand: .max(5))
         guard case .deliver = machine.offer(1, from: subscribing) else { Issue.record("not delivered"); return }
-        guard case .wait(let waiter) = machine.finish(.finished, from: other) else { Issue.record("no wait"); return }
+        guard case .wait(let waiter) = machine.finish(Self.finished, from: other) else { Issue.record("no wait"); return }
         guard case .handOver(let next) = machine.drain(adding: .none) else { Issue.record("no hand-over"); return }
         #expect(next === waiter)
         guard case .deliver(let remains) = machine.resumeFinish(waiter) else { Issue.record("no delivery"); return }
