@@ -28,6 +28,8 @@ let benchmarks: @Sendable () -> Void = {
         ("W8_FailCatch", 1_000, Workloads.failCatch),
         ("W9_DebounceVirtualTime", 1_000, Workloads.debounceVirtualTime),
         ("W10_CombineLatestThree", 10_000, Workloads.combineLatestThree),
+        ("W18_FlatMapFuture", 10_000, Workloads.flatMapFuture),
+        ("W19_SubjectSubscribeCancel", 1_000, Workloads.subjectSubscribeCancel),
     ]
     for (name, count, run) in workloads {
         Benchmark(name) { benchmark in

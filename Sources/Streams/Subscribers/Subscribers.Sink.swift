@@ -16,6 +16,20 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
+        if let outcome = _immediateOutcome() {
+            // `Just`, `Fail`, `Empty` and the like: a sink subscribed to them would ask for
+            // unlimited values and receive these events before this call returns, then release
+            // its closures, leaving nothing to cancel. They are delivered without the sink and
+            // the subscription (see `Publisher._immediateOutcome()`).
+            switch outcome {
+            case .success(let value):
+                if let value { receiveValue(value) }
+                receiveCompletion(.finished)
+            case .failure(let error):
+                receiveCompletion(.failure(error))
+            }
+            return AnyCancellable(cancelling: nil)
+        }
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         receive(subscriber: sink)
         return AnyCancellable(sink)
