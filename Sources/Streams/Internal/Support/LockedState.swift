@@ -67,23 +67,37 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
         return try body(&value.pointee)
     }
     #else
+    /// The state as the mutex holds it: `Sendable` without checking, since it is reached only
+    /// under the lock.
     @usableFromInline
-    let mutex: Mutex<State>
+    struct Guarded: @unchecked Sendable {
+        @usableFromInline
+        var state: State
+
+        @inlinable
+        init(_ state: consuming State) {
+            self.state = state
+        }
+    }
+
+    @usableFromInline
+    let mutex: Mutex<Guarded>
 
     /// Guards `initial` from now on.
     @inlinable
     package init(_ initial: consuming State) {
         // The state is not `Sendable` in general (it holds the downstream subscriber); from here
-        // on it is reached only under the lock, which is what makes sharing it safe.
-        nonisolated(unsafe) let initial = initial
-        mutex = Mutex(initial)
+        // on it is reached only under the lock, which is what makes sharing it safe. Wrapped
+        // rather than rebound as `nonisolated(unsafe)`: the rebinding copied the state (a retain
+        // and a release of each reference in it) on every subscription.
+        mutex = Mutex(Guarded(initial))
     }
 
     /// Runs `body` on the state with the lock held, and returns its result.
     @inlinable
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try mutex.withLock { (state: inout sending State) in
-            nonisolated(unsafe) let result = try body(&state)
+        try mutex.withLock { (guarded: inout sending Guarded) in
+            nonisolated(unsafe) let result = try body(&guarded.state)
             return result
         }
     }
