@@ -30,20 +30,20 @@ public final class AnyCancellable: Cancellable, Hashable, Sendable {
     /// ```swift
     /// let cancellable = AnyCancellable(subscription)
     /// ```
-    /// A cancellable that runs `action` on its first cancel, or nothing if it is nil: what
-    /// `sink` returns for a publisher whose events it delivered before returning.
-    ///
-    /// ```swift
-    /// let ended = AnyCancellable(cancelling: nil)
-    /// ```
-    @inlinable
-    init(cancelling action: (() -> Void)?) {
-        state = LockedState(PendingAction(action))
-    }
-
     @inlinable
     public convenience init<C: Cancellable>(_ canceller: C) {
         self.init(canceller.cancel)
+    }
+
+    /// A cancellable with nothing to cancel: what `sink` returns for a publisher whose events it
+    /// delivered before returning. Cheaper than an empty closure, which its cancel would call.
+    ///
+    /// ```swift
+    /// let ended = AnyCancellable()
+    /// ```
+    @inlinable
+    init() {
+        state = LockedState(PendingAction(nil))
     }
 
     /// Runs the cancel action, once; later calls do nothing.

@@ -38,8 +38,9 @@ public protocol Publisher<Output, Failure> {
     ///
     /// An implementation detail, not for your own publishers: `flatMap`, `catch` and `sink`
     /// deliver these events themselves, in the order and with the demand subscribing would give
-    /// them, instead of subscribing (which allocates a subscription, and for `sink` the sink). `Just`, `Empty` that completes
-    /// immediately, `Fail`, `Optional.Publisher` and `Result.Publisher` implement it, and
+    /// them, instead of subscribing (which allocates a subscription, and for `sink` the sink).
+    /// `Just`, `Empty` that completes immediately, `Fail`, `Optional.Publisher` and
+    /// `Result.Publisher` implement it, and
     /// `SetFailureType` and `AnyPublisher` pass on the outcome of the publisher they wrap.
     ///
     /// ```swift

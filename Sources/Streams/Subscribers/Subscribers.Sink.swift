@@ -21,14 +21,8 @@ extension Publisher {
             // unlimited values and receive these events before this call returns, then release
             // its closures, leaving nothing to cancel. They are delivered without the sink and
             // the subscription (see `Publisher._immediateOutcome()`).
-            switch outcome {
-            case .success(let value):
-                if let value { receiveValue(value) }
-                receiveCompletion(.finished)
-            case .failure(let error):
-                receiveCompletion(.failure(error))
-            }
-            return AnyCancellable(cancelling: nil)
+            outcome.replay(value: receiveValue, completion: receiveCompletion)
+            return AnyCancellable()
         }
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         receive(subscriber: sink)

@@ -116,13 +116,7 @@ where Upstream.Output == Downstream.Input, NewPublisher.Output == Downstream.Inp
         case .ignore:
             return
         case .deliver:
-            switch outcome {
-            case .success(let value):
-                if let value { _ = receiveSide(value) }
-                receiveSide(completion: .finished)
-            case .failure(let error):
-                receiveSide(completion: .failure(error))
-            }
+            outcome.replay(value: { _ = receiveSide($0) }, completion: { receiveSide(completion: $0) })
         }
     }
 

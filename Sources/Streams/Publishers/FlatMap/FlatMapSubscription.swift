@@ -79,14 +79,12 @@ where
         // go through the same paths, in the same order, as if it had been. Subscribing would
         // give them at once too, since a child is asked for a value as soon as it subscribes;
         // it would only add its subscription, which nothing outside sees.
-        switch child._immediateOutcome() {
-        case .none:
+        if let outcome = child._immediateOutcome() {
+            outcome.replay(
+                value: { _ = receiveChild($0, index: index) },
+                completion: { receiveChild(completion: $0, index: index) })
+        } else {
             child.receive(subscriber: ChildLink(parent: self, index: index))
-        case .success(let value):
-            if let value { _ = receiveChild(value, index: index) }
-            receiveChild(completion: .finished, index: index)
-        case .failure(let error):
-            receiveChild(completion: .failure(error), index: index)
         }
         return .none
     }
