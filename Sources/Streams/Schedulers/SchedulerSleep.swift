@@ -13,7 +13,9 @@ final class SchedulerSleep: Sendable {
         isolation: isolated (any Actor)?
     ) async {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Naming `isolation` keeps both closures on the caller's actor: the wake-up is
+            // scheduled from there, without a hop to the global executor.
+            await withCheckedContinuation(isolation: isolation) { (continuation: CheckedContinuation<Void, Never>) in
                 switch state.withLock({ $0.suspend(continuation) }) {
                 case .resume(let continuation):
                     continuation.resume()

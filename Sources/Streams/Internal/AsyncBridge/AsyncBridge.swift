@@ -59,10 +59,15 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendabl
     }
 
     /// Waits for the next value; nil once the stream has finished or been cancelled.
+    ///
+    /// Runs on `actor` throughout. The continuation's closure names `actor`, which makes both
+    /// closures isolated to it: a closure that captures no `isolated` parameter is nonisolated,
+    /// hops to the global executor, and on a busy pool made a main-actor loop wait for a free
+    /// thread before it could ask upstream for its next value.
     @inlinable
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<Input?, Failure> {
         await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Continuation) in
+            await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
                 // If the task was cancelled before this point, the handler has already ended the
                 // bridge, and the call returns nil at once.
                 switch state.withLock({ $0.next(continuation) }) {
