@@ -29,9 +29,23 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// Waits, yielding the processor, until `condition` holds (no sleep, no clock).
+/// Waits until `condition` holds: yields the processor at first, then naps in short steps.
+///
+/// The naps are not timing: nothing here measures or bounds time. They keep a wait from
+/// starving the work it waits for. A test runs on a thread of the default dispatch pool, which on
+/// a 2-core machine has two; libdispatch adds a thread for queued work only while a thread of the
+/// pool is not runnable, and a thread that only yields always is. Two tests spinning at once
+/// then left the queue work both waited for without a thread, and the run hung.
 func spin(until condition: () -> Bool) {
-    while !condition() { sched_yield() }
+    var yields = 0
+    while !condition() {
+        if yields < 1_000 {
+            sched_yield()
+            yields += 1
+        } else {
+            usleep(50)
+        }
+    }
 }
 
 /// One atomic integer in an object, so that several fit in an array.
