@@ -40,8 +40,8 @@ public protocol Publisher<Output, Failure> {
     /// deliver these events themselves, in the order and with the demand subscribing would give
     /// them, instead of subscribing (which allocates a subscription, and for `sink` the sink).
     /// `Just`, `Empty` that completes immediately, `Fail`, `Optional.Publisher` and
-    /// `Result.Publisher` implement it, and
-    /// `SetFailureType` and `AnyPublisher` pass on the outcome of the publisher they wrap.
+    /// `Result.Publisher` implement it, and `SetFailureType` and `AnyPublisher` pass on the
+    /// outcome of the publisher they wrap.
     ///
     /// ```swift
     /// Just(1)._immediateOutcome()          // .success(1)
