@@ -8,7 +8,8 @@ extension VirtualTimeScheduler {
         /// The virtual time.
         @usableFromInline
         var clock: SchedulerTimeType
-        /// The waiting work, in no particular order.
+        /// The waiting work, latest first: the next job to run is the last one, so that an advance
+        /// with nothing due costs the same however much work waits.
         @usableFromInline
         var jobs: [Job] = []
         /// The order of scheduling, which breaks ties between work due at the same instant.
@@ -37,7 +38,7 @@ extension VirtualTimeScheduler {
             -> Int
         {
             let id = nextID
-            jobs.append(Job(id: id, date: date ?? clock, sequence: nextSequence, interval: interval, action: action))
+            insert(Job(id: id, date: date ?? clock, sequence: nextSequence, interval: interval, action: action))
             nextID += 1
             nextSequence += 1
             activity &+= 1
@@ -57,25 +58,42 @@ extension VirtualTimeScheduler {
         /// repeating job is put back for its next time, with its first place in the order.
         @inlinable
         mutating func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
-            guard let index = jobs.indices.min(by: { jobs[$0].precedes(jobs[$1]) }), jobs[index].date <= deadline else {
+            guard let next = jobs.last, next.date <= deadline else {
                 clock = max(clock, deadline)
                 return nil
             }
-            let date = jobs[index].date
-            clock = max(clock, date)
-            if let interval = jobs[index].interval {
+            var job = jobs.removeLast()
+            clock = max(clock, job.date)
+            if let interval = job.interval {
                 // It keeps its place in the scheduling order: repeating work due at the same
                 // instant as other work runs in the order it was first scheduled.
-                jobs[index].date = date.advanced(by: interval)
-                return jobs[index].action
+                job.date = job.date.advanced(by: interval)
+                insert(job)
             }
-            return jobs.remove(at: index).action
+            return job.action
+        }
+
+        /// Puts `job` in its place in ``jobs``: after every job it precedes, before every job
+        /// that precedes it (a binary search).
+        @inlinable
+        mutating func insert(_ job: Job) {
+            var low = 0
+            var high = jobs.count
+            while low < high {
+                let middle = low + (high - low) / 2
+                if jobs[middle].precedes(job) {
+                    high = middle
+                } else {
+                    low = middle + 1
+                }
+            }
+            jobs.insert(job, at: low)
         }
 
         /// When the earliest waiting job is due, if any.
         @usableFromInline
         var earliestDate: SchedulerTimeType? {
-            jobs.min(by: { $0.date < $1.date })?.date
+            jobs.last?.date
         }
     }
 }

@@ -44,6 +44,43 @@ struct TestSchedulerTests {
         #expect(log.entries == ["now", "0", "1", "2", "3", "4"])
     }
 
+    /// Hundreds of jobs scheduled in shuffled order, many at the same instant, some repeating,
+    /// some cancelled: they run in the order of their time, then of their scheduling (a
+    /// repeating job keeping its first place), as a plain sort of what is due says.
+    @Test func manyJobsRunInTimeThenSchedulingOrder() {
+        var generator = SeededRandomNumberGenerator(seed: 7)
+        let scheduler = TestScheduler()
+        let log = Recorder()
+        // (due second, scheduling order, label, repeats every 3 s)
+        var expected: [(Int, Int, String)] = []
+        var cancellables: [any Cancellable] = []
+        for order in 0..<400 {
+            let second = Int(generator.next() % 20) + 1
+            let label = "job \(order)"
+            if order.isMultiple(of: 50) {
+                cancellables.append(
+                    scheduler.schedule(
+                        after: .init(nanoseconds: Int64(second) * 1_000_000_000), interval: .seconds(3)
+                    ) { log(label) })
+                expected += stride(from: second, through: 30, by: 3).map { ($0, order, label) }
+            } else if order.isMultiple(of: 7) {
+                let job = scheduler.schedule(
+                    after: .init(nanoseconds: Int64(second) * 1_000_000_000), interval: .seconds(100)
+                ) { log(label) }
+                job.cancel()
+            } else {
+                scheduler.schedule(after: .init(nanoseconds: Int64(second) * 1_000_000_000)) { log(label) }
+                expected.append((second, order, label))
+            }
+        }
+        scheduler.advance(by: .seconds(30))
+        let sorted = expected.sorted { ($0.0, $0.1) < ($1.0, $1.1) }.map(\.2)
+        #expect(log.entries == sorted)
+        #expect(scheduler.scheduledCount == cancellables.count)
+        cancellables.forEach { $0.cancel() }
+        #expect(scheduler.scheduledCount == 0)
+    }
+
     @Test func workScheduledWhileAdvancingRunsInTheSameAdvanceWhenDue() {
         let scheduler = TestScheduler()
         let log = Recorder()
