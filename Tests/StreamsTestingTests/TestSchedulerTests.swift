@@ -51,7 +51,7 @@ struct TestSchedulerTests {
         var generator = SeededRandomNumberGenerator(seed: 7)
         let scheduler = TestScheduler()
         let log = Recorder()
-        // (due second, scheduling order, label, repeats every 3 s)
+        // (due second, scheduling order, label): one entry per run, a repeating job once per tick
         var expected: [(Int, Int, String)] = []
         var cancellables: [any Cancellable] = []
         for order in 0..<400 {
