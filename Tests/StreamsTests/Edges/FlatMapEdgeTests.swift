@@ -318,34 +318,82 @@ struct FlatMapStateMachineTests {
         var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
         _ = machine.upstreamSubscribed(RecordingSubscription())
         guard case .subscribe(let child, _) = machine.upstreamSentValue() else { Issue.record("ignored"); return }
-        #expect(machine.startingChild == child)
+        #expect(machine.newestChild == child)
         #expect(machine.children.isEmpty)
         // The upstream finishing while the child starts does not end the stream...
         #expect(machine.upstreamFinished() == nil)
         guard case .upstreamFinished = machine.phase else { Issue.record("\(machine.phase)"); return }
         // ... the child's completion does.
         guard case .end = machine.childFinished(child) else { Issue.record("not ended"); return }
-        #expect(machine.startingChild == -1)
+        #expect(machine.newestChild == -1)
     }
 
-    @Test func aStartingChildMovesToTheTableWhenTheNextOneStartsOrItsSubscriptionArrives() {
+    @Test func aSubscribedChildThatFinishesBeforeTheNextStartsIsNeverPutInTheTable() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        _ = machine.upstreamSubscribed(RecordingSubscription())
+        for child in 0..<3 {
+            _ = machine.upstreamSentValue()
+            #expect(machine.childSubscribed(child, RecordingSubscription()) == .max(1))
+            #expect(machine.childSubscribed(child, RecordingSubscription()) == nil)
+            guard case .subscribed = machine.newestStatus else { Issue.record("\(machine.newestStatus)"); return }
+            #expect(machine.children.isEmpty)
+            guard case .none = machine.childFinished(child) else { Issue.record("ended early"); return }
+            #expect(machine.newestChild == -1)
+        }
+    }
+
+    @Test func theNewestChildMovesToTheTableAsItIsWhenTheNextOneStarts() {
         var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
         _ = machine.upstreamSubscribed(RecordingSubscription())
         _ = machine.upstreamSentValue()
         // Child 0's subscription has not arrived when child 1 starts: 0 waits in the table.
         _ = machine.upstreamSentValue()
-        #expect(machine.startingChild == 1)
+        #expect(machine.newestChild == 1)
         guard case .awaitingSubscription = machine.children[0] else { Issue.record("\(machine.children)"); return }
-        // Child 1's subscription arrives: it goes to the table as subscribed.
+        // Child 1's subscription arrives: it stays the newest, subscribed, until child 2 starts.
         #expect(machine.childSubscribed(1, RecordingSubscription()) == .max(1))
-        #expect(machine.startingChild == -1)
+        #expect(machine.children.count == 1)
+        _ = machine.upstreamSentValue()
+        #expect(machine.newestChild == 2)
         guard case .subscribed = machine.children[1] else { Issue.record("\(machine.children)"); return }
         #expect(machine.childSubscribed(1, RecordingSubscription()) == nil)
         #expect(machine.childSubscribed(0, RecordingSubscription()) == .max(1))
-        // Both count until they finish, however they got in.
+        // All count until they finish, however they got in.
         _ = machine.upstreamFinished()
         guard case .none = machine.childFinished(1) else { Issue.record("ended early"); return }
+        guard case .none = machine.childFinished(2) else { Issue.record("ended early"); return }
         guard case .end = machine.childFinished(0) else { Issue.record("not ended"); return }
+    }
+
+    @Test func theNewestChildIsCancelledAndAskedForEverythingWithTheOthers() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        _ = machine.upstreamSubscribed(RecordingSubscription())
+        let older = RecordingSubscription()
+        let newest = RecordingSubscription()
+        _ = machine.upstreamSentValue()
+        _ = machine.childSubscribed(0, older)
+        _ = machine.upstreamSentValue()
+        _ = machine.childSubscribed(1, newest)
+        guard case .proceed(_, let unlimited) = machine.requested(.unlimited, thread: 1) else {
+            Issue.record("no request")
+            return
+        }
+        #expect(Set(unlimited.map(\.combineIdentifier)) == [older.combineIdentifier, newest.combineIdentifier])
+        // A failing older child cancels the newest one, not itself.
+        let ending = machine.childFailed(0, .failure(.oops))
+        #expect(ending?.cancel.map(\.combineIdentifier) == [newest.combineIdentifier])
+        #expect(machine.newestChild == -1)
+    }
+
+    @Test func theNewestChildIsCancelledWithTheUpstreamWhenTheDownstreamCancels() {
+        var machine = Machine(maxPublishers: .unlimited, resources: Tracked())
+        let upstream = RecordingSubscription()
+        _ = machine.upstreamSubscribed(upstream)
+        let newest = RecordingSubscription()
+        _ = machine.upstreamSentValue()
+        _ = machine.childSubscribed(0, newest)
+        let ending = machine.cancelled()
+        #expect(ending?.cancel.map(\.combineIdentifier) == [newest.combineIdentifier, upstream.combineIdentifier])
     }
 
     @Test func aStartingChildsLateSubscriptionIsCancelledOnceTheStreamHasEnded() {
@@ -353,7 +401,7 @@ struct FlatMapStateMachineTests {
         _ = machine.upstreamSubscribed(RecordingSubscription())
         _ = machine.upstreamSentValue()
         _ = machine.cancelled()
-        #expect(machine.startingChild == -1)
+        #expect(machine.newestChild == -1)
         #expect(machine.childSubscribed(0, RecordingSubscription()) == nil)
     }
 

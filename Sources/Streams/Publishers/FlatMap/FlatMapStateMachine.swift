@@ -47,10 +47,9 @@ enum FlatMapValueStep {
 ///
 /// A failure (of the upstream or of a child) and `cancel` lead from every live phase to
 /// completing or terminated. Across phases the machine keeps the children (by index; a child
-/// whose subscription has not arrived is `awaitingSubscription`, and the newest child is only
-/// `startingChild` until the next one starts or its subscription arrives), the downstream's
-/// demand, the
-/// values no demand was left for, and whose turn it is to deliver (``DeliveryTurn``): the
+/// whose subscription has not arrived is `awaitingSubscription`, and the newest child is kept
+/// apart, in `newestChild`, until the next one starts), the downstream's demand, the values no
+/// demand was left for, and whose turn it is to deliver (``DeliveryTurn``): the
 /// downstream is called by one thread at a time, a value arriving re-entrantly (from inside the
 /// downstream, or from inside a child's `request` made while holding the turn) is buffered, and
 /// a value from another thread waits for the turn (or is buffered, when waiting would deadlock:
@@ -72,17 +71,26 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// The failure to send while `completing`; nil for `.finished`.
     @usableFromInline
     var pendingFailure: (any Error)?
-    /// The children; `awaitingSubscription` until their subscription arrives. The newest child
-    /// is not here but in ``startingChild`` until its subscription arrives or the upstream sends
-    /// another publisher.
+    /// The live children but the newest, by index; `awaitingSubscription` until their
+    /// subscription arrives.
     @usableFromInline
     var children: [Int: SubscriptionStatus] = [:]
-    /// The index of the child the upstream sent last, awaiting its subscription, or -1. The
-    /// upstream sends one publisher at a time, and a child that completes at once (`Just`,
-    /// `Empty`, `Fail`, ...) is done before the next: it is counted here and never hashed into
-    /// ``children`` and out again (about 330 instructions a value).
+    /// The index of the child the upstream sent last, or -1 once it is done; it moves into
+    /// ``children`` when the upstream sends another publisher. The upstream sends one publisher
+    /// at a time, and a child that is done before the next (`Just`, `Empty`, a `Future`
+    /// fulfilled at once, a request answered before the next keystroke) is kept here and never
+    /// hashed into ``children`` and out again (about 275 instructions a value).
     @usableFromInline
-    var startingChild = -1
+    var newestChild = -1
+    /// The subscription status of ``newestChild``: `awaitingSubscription` unless
+    /// ``newestSubscribed``.
+    @usableFromInline
+    var newestStatus = SubscriptionStatus.awaitingSubscription
+    /// Whether ``newestStatus`` holds a subscription. Kept beside it so that the path of a child
+    /// that never subscribes (`flatMap { Just($0) }`) tests a flag, rather than copying an enum
+    /// whose payload is an existential through its value witnesses.
+    @usableFromInline
+    var newestSubscribed = false
     @usableFromInline
     var nextChild = 0
     /// Requested by the downstream and not yet delivered.
@@ -123,9 +131,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     /// else left to the thread that is.
     @inlinable
     mutating func conclude(_ completion: Completion, cancel: [any Subscription]) -> ChildrenEnding {
-        let released: Any = (children, buffer, upstream)
-        children = [:]
-        startingChild = -1
+        let released: Any = (children, newestStatus, buffer, upstream)
+        forgetChildren()
         upstream = .terminated
         if case .failure = completion {
             buffer = []
@@ -145,7 +152,34 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     var isDone: Bool {
         guard case .upstreamFinished = phase else { return false }
-        return children.isEmpty && startingChild < 0 && bufferedCount == 0
+        return children.isEmpty && newestChild < 0 && bufferedCount == 0
+    }
+
+    /// The subscriptions of the live children but child `excluded`.
+    @inlinable
+    func childSubscriptions(except excluded: Int = -1) -> [any Subscription] {
+        var subscriptions = children.compactMap { $0.key == excluded ? nil : $0.value.subscription }
+        if newestSubscribed, newestChild != excluded, let subscription = newestStatus.subscription {
+            subscriptions.append(subscription)
+        }
+        return subscriptions
+    }
+
+    /// Forgets the newest child (it finished, or moved into ``children``).
+    @inlinable
+    mutating func forgetNewestChild() {
+        newestChild = -1
+        if newestSubscribed {
+            newestSubscribed = false
+            newestStatus = .awaitingSubscription
+        }
+    }
+
+    /// Drops every child.
+    @inlinable
+    mutating func forgetChildren() {
+        children = [:]
+        forgetNewestChild()
     }
 
     // MARK: Upstream
@@ -178,8 +212,11 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             }
             let index = nextChild
             nextChild += 1
-            if startingChild >= 0 { children[startingChild] = .awaitingSubscription }
-            startingChild = index
+            if newestChild >= 0 {
+                children[newestChild] = newestStatus
+                forgetNewestChild()
+            }
+            newestChild = index
             return .subscribe(child: index, resources)
         case .upstreamFinished, .completing, .terminated:
             return .ignore
@@ -204,7 +241,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     mutating func upstreamFailed(_ completion: Completion) -> ChildrenEnding? {
         switch phase {
         case .awaitingSubscription, .subscribed:
-            return conclude(completion, cancel: children.values.compactMap(\.subscription))
+            return conclude(completion, cancel: childSubscriptions())
         case .upstreamFinished, .completing, .terminated:
             return nil
         }
@@ -216,9 +253,10 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func childSubscribed(_ index: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
         guard isLive else { return nil }
-        if index == startingChild {
-            startingChild = -1
-            children[index] = .subscribed(subscription)
+        if index == newestChild {
+            guard !newestSubscribed else { return nil }
+            newestSubscribed = true
+            newestStatus = .subscribed(subscription)
         } else {
             guard let slot = children.index(forKey: index), case .awaitingSubscription = children.values[slot] else {
                 return nil
@@ -309,7 +347,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
             }
             guard demand != .unlimited else { return .deliver(resources, next.value, child: .terminated) }
             demand -= 1
-            return .deliver(resources, next.value, child: children[next.child] ?? .terminated)
+            let child = next.child == newestChild ? newestStatus : children[next.child] ?? .terminated
+            return .deliver(resources, next.value, child: child)
         }
         if isDone { return complete(failure: nil) }
         if let waiter = turn.pass() { return .handOver(waiter) }
@@ -335,9 +374,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         let dismissed = turn.dismissAll()
         turn.letGo()
         defer { resources = nil }
-        let released: Any = (children, buffer)
-        children = [:]
-        startingChild = -1
+        let released: Any = (children, newestStatus, buffer)
+        forgetChildren()
         buffer = []
         bufferHead = 0
         return .complete(
@@ -361,8 +399,8 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func childFinished(_ index: Int) -> ChildFinishedAction {
         guard isLive else { return .none }
-        if index == startingChild {
-            startingChild = -1
+        if index == newestChild {
+            forgetNewestChild()
         } else {
             children.removeValue(forKey: index)
         }
@@ -376,8 +414,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func childFailed(_ index: Int, _ completion: Completion) -> ChildrenEnding? {
         guard isLive else { return nil }
-        let others = children.compactMap { $0.key == index ? nil : $0.value.subscription }
-        return conclude(completion, cancel: others)
+        return conclude(completion, cancel: childSubscriptions(except: index))
     }
 
     // MARK: Downstream
@@ -402,7 +439,7 @@ struct FlatMapStateMachine<Value, Failure: Error> {
         var unlimitedChildren: [any Subscription] = []
         if additional == .unlimited {
             demand = .unlimited
-            unlimitedChildren = children.values.compactMap(\.subscription)
+            unlimitedChildren = childSubscriptions()
         } else {
             demand += additional
         }
@@ -416,14 +453,13 @@ struct FlatMapStateMachine<Value, Failure: Error> {
     @inlinable
     mutating func cancelled() -> ChildrenEnding? {
         if case .terminated = phase { return nil }
-        var cancel = children.values.compactMap(\.subscription)
+        var cancel = childSubscriptions()
         if let subscription = upstream.subscription { cancel.append(subscription) }
         upstream = .terminated
         pendingFailure = nil
-        let released: Any = (children, buffer)
+        let released: Any = (children, newestStatus, buffer)
         phase = .terminated
-        children = [:]
-        startingChild = -1
+        forgetChildren()
         buffer = []
         bufferHead = 0
         defer { resources = nil }
