@@ -8,8 +8,8 @@ extension VirtualTimeScheduler {
         /// The virtual time.
         @usableFromInline
         var clock: SchedulerTimeType
-        /// The waiting work, latest first: the next job to run is the last one, so that an advance
-        /// with nothing due costs the same however much work waits.
+        /// The waiting work, earliest first: an advance with nothing due looks at one job however
+        /// much work waits, and work scheduled after all the rest (the usual case) is appended.
         @usableFromInline
         var jobs: [Job] = []
         /// The order of scheduling, which breaks ties between work due at the same instant.
@@ -58,11 +58,12 @@ extension VirtualTimeScheduler {
         /// repeating job is put back for its next time, with its first place in the order.
         @inlinable
         mutating func nextAction(dueBy deadline: SchedulerTimeType) -> (() -> Void)? {
-            guard let next = jobs.last, next.date <= deadline else {
+            // By index: `jobs.first` would copy the job, its action included.
+            guard !jobs.isEmpty, jobs[0].date <= deadline else {
                 clock = max(clock, deadline)
                 return nil
             }
-            var job = jobs.removeLast()
+            var job = jobs.remove(at: 0)
             clock = max(clock, job.date)
             if let interval = job.interval {
                 // It keeps its place in the scheduling order: repeating work due at the same
@@ -73,15 +74,20 @@ extension VirtualTimeScheduler {
             return job.action
         }
 
-        /// Puts `job` in its place in ``jobs``: after every job it precedes, before every job
-        /// that precedes it (a binary search).
+        /// Puts `job` in its place in ``jobs``: after every job that precedes it, before every job
+        /// it precedes (at the end when it is the latest, else by binary search).
         @inlinable
         mutating func insert(_ job: Job) {
+            // `insert(_:at:)` takes a generic path even at the end: the usual case appends.
+            guard let last = jobs.indices.last, job.precedes(jobs[last]) else {
+                jobs.append(job)
+                return
+            }
             var low = 0
-            var high = jobs.count
+            var high = last
             while low < high {
                 let middle = low + (high - low) / 2
-                if jobs[middle].precedes(job) {
+                if job.precedes(jobs[middle]) {
                     high = middle
                 } else {
                     low = middle + 1
@@ -93,7 +99,7 @@ extension VirtualTimeScheduler {
         /// When the earliest waiting job is due, if any.
         @usableFromInline
         var earliestDate: SchedulerTimeType? {
-            jobs.last?.date
+            jobs.isEmpty ? nil : jobs[0].date
         }
     }
 }
