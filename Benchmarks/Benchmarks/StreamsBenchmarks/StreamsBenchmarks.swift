@@ -30,6 +30,7 @@ let benchmarks: @Sendable () -> Void = {
         ("W10_CombineLatestThree", 10_000, Workloads.combineLatestThree),
         ("W18_FlatMapFuture", 10_000, Workloads.flatMapFuture),
         ("W19_SubjectSubscribeCancel", 1_000, Workloads.subjectSubscribeCancel),
+        ("W20_DeferredFailCatch", 1_000, Workloads.deferredFailCatch),
     ]
     for (name, count, run) in workloads {
         Benchmark(name) { benchmark in

@@ -155,6 +155,18 @@ public enum Workloads {
         return sum
     }
 
+    /// W20: `Deferred { Fail(...) }.catch { Just(0) }.sink`, subscribed and cancelled: W8 with an
+    /// upstream whose failure is known only by subscribing, so that `catch` subscribes to it.
+    public static func deferredFailCatch(_ count: Int) -> Int {
+        struct Failure: Error {}
+        var sum = 0
+        for _ in 0..<count {
+            let cancellable = Deferred { Fail<Int, Failure>(error: Failure()) }.catch { _ in Just(1) }.sink { sum &+= $0 }
+            cancellable.cancel()
+        }
+        return sum
+    }
+
     /// The queue W15 to W17 schedule their timers on.
     static let timerQueue = DispatchQueue(label: "workloads.timers")
 

@@ -74,6 +74,10 @@ let allWorkloads: [Workload] = [
         floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.failCatch,
         openCombine: OpenCombineWorkloads.Workloads.failCatch),
     Workload(
+        name: "W20 Deferred { Fail }.catch { Just }.sink", count: 100_000, unit: "cycle",
+        floor: Baseline.oneValuePerCycle, streams: StreamsWorkloads.Workloads.deferredFailCatch,
+        openCombine: OpenCombineWorkloads.Workloads.deferredFailCatch),
+    Workload(
         name: "W15 request-shaped: Deferred { Future }.timeout.retry(3)", count: 100_000, unit: "cycle",
         floor: Baseline.requestWithTimeout, streams: StreamsWorkloads.Workloads.requestShaped,
         openCombine: OpenCombineWorkloads.Workloads.requestShaped),
@@ -124,9 +128,13 @@ func allocations(_ run: (Int) -> Int, count: Int) -> Double? {
     MallocInterposerSwift.reset()
     MallocInterposerSwift.hook()
     blackHole(run(count))
+    // One allocation of its own, so that a run that allocates nothing reads 0 and an interposer
+    // that is not there reads nil.
+    let probe = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+    probe.deallocate()
     MallocInterposerSwift.unhook()
     let mallocs = MallocInterposerSwift.getStatistics().mallocCount
-    return mallocs == 0 ? nil : Double(mallocs) / Double(count)
+    return mallocs == 0 ? nil : Double(mallocs - 1) / Double(count)
 }
 
 func median(_ values: [Double]) -> Double {

@@ -15,6 +15,7 @@ let streams: [String: (Int) -> Int] = [
     "W1g": StreamsWorkloads.Workloads.sequenceMapGeneric, "W2g": StreamsWorkloads.Workloads.sequenceChainGeneric,
     "W3": StreamsWorkloads.Workloads.subjectChain, "W4": StreamsWorkloads.Workloads.flatMapJust,
     "W18": StreamsWorkloads.Workloads.flatMapFuture, "W19": StreamsWorkloads.Workloads.subjectSubscribeCancel,
+    "W20": StreamsWorkloads.Workloads.deferredFailCatch,
     "W5": StreamsWorkloads.Workloads.shareFourSinks, "W6": StreamsWorkloads.Workloads.subscribeCancel,
     "W7": StreamsWorkloads.Workloads.removeDuplicatesRuns, "W8": StreamsWorkloads.Workloads.failCatch,
     "W9": StreamsWorkloads.Workloads.debounceVirtualTime, "W10": StreamsWorkloads.Workloads.combineLatestThree,
@@ -41,6 +42,7 @@ let openCombine: [String: (Int) -> Int] = [
     "W3": OpenCombineWorkloads.Workloads.subjectChain, "W4": OpenCombineWorkloads.Workloads.flatMapJust,
     "W18": OpenCombineWorkloads.Workloads.flatMapFuture,
     "W19": OpenCombineWorkloads.Workloads.subjectSubscribeCancel,
+    "W20": OpenCombineWorkloads.Workloads.deferredFailCatch,
     "W5": OpenCombineWorkloads.Workloads.shareFourSinks, "W6": OpenCombineWorkloads.Workloads.subscribeCancel,
     "W7": OpenCombineWorkloads.Workloads.removeDuplicatesRuns, "W8": OpenCombineWorkloads.Workloads.failCatch,
     "W15": OpenCombineWorkloads.Workloads.requestShaped,
@@ -55,7 +57,7 @@ guard arguments.count == 4, let count = Int(arguments[3]),
     let run = (arguments[1] == "streams" ? streams : openCombine)[arguments[2]]
 else {
     fatalError(
-        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W19|R0...R6 (W9 to W14, W16 and R*: Streams only) count"
+        "usage: profile streams|opencombine W1|W1g|W2|W2g|W3|W4|W5|W6|W7|W8|W9 ... W20|R0...R6 (W9 to W14, W16 and R*: Streams only) count"
     )
 }
 if run(count) == Int.min { print("") }

@@ -48,6 +48,26 @@ public protocol Publisher<Output, Failure> {
     /// Fail<Int, URLError>(error: URLError(.timedOut))._immediateOutcome()   // .failure(…)
     /// ```
     func _immediateOutcome() -> Result<Output?, Failure>?
+
+    /// Attaches what `sink(receiveCompletion:receiveValue:)` would, when that is known to take
+    /// less than a ``Subscribers/Sink`` subscribed to this publisher, with the same events in the
+    /// same order; nil (the default, unless `_immediateOutcome()` gives the outcome) when the
+    /// sink must subscribe.
+    ///
+    /// An implementation detail, not for your own publishers: by default it delivers the events
+    /// `_immediateOutcome()` gives and returns an empty ``AnyCancellable``. `catch` on an upstream
+    /// whose outcome is a failure calls its handler, as the failure would at once on
+    /// subscription, then delivers the recovery's events if they are known, or subscribes.
+    ///
+    /// ```swift
+    /// let cancellable = Fail<Int, URLError>(error: URLError(.timedOut))
+    ///     .catch { _ in Just(0) }
+    ///     ._sinkDirectly(receiveCompletion: { _ in }, receiveValue: { print($0) })   // 0
+    /// ```
+    func _sinkDirectly(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable?
 }
 
 extension Publisher {
@@ -59,6 +79,25 @@ extension Publisher {
     @inlinable
     @inline(__always)
     public func _immediateOutcome() -> Result<Output?, Failure>? { nil }
+
+    /// Delivers the events `_immediateOutcome()` gives and returns an empty cancellable, or
+    /// returns nil when there is no such outcome.
+    ///
+    /// ```swift
+    /// _ = Just(1)._sinkDirectly(receiveCompletion: { _ in }, receiveValue: { print($0) })   // 1
+    /// ```
+    @inlinable
+    @inline(__always)
+    public func _sinkDirectly(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable? {
+        guard let outcome = _immediateOutcome() else { return nil }
+        // A sink subscribed to such a publisher would ask for unlimited values and receive these
+        // events before `sink` returns, then release its closures, leaving nothing to cancel.
+        outcome.replay(value: receiveValue, completion: receiveCompletion)
+        return AnyCancellable()
+    }
 }
 
 extension Publisher {

@@ -16,13 +16,11 @@ extension Publisher {
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        if let outcome = _immediateOutcome() {
-            // `Just`, `Fail`, `Empty` and the like: a sink subscribed to them would ask for
-            // unlimited values and receive these events before this call returns, then release
-            // its closures, leaving nothing to cancel. They are delivered without the sink and
-            // the subscription (see `Publisher._immediateOutcome()`).
-            outcome.replay(value: receiveValue, completion: receiveCompletion)
-            return AnyCancellable()
+        // `Just`, `Fail`, `Empty` and the like deliver their events without the sink and its
+        // subscription; `catch` of a failed `Fail` and the like attaches to its recovery (see
+        // `Publisher._sinkDirectly(receiveCompletion:receiveValue:)`).
+        if let cancellable = _sinkDirectly(receiveCompletion: receiveCompletion, receiveValue: receiveValue) {
+            return cancellable
         }
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         receive(subscriber: sink)

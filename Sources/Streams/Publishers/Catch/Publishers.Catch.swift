@@ -56,5 +56,54 @@ extension Publishers {
                     name: "Catch", downstream: subscriber, mapRecoveryFailure: { $0 },
                     recover: { .success(handler($0)) }))
         }
+
+        /// The upstream's outcome when it is known and not a failure (the handler is then never
+        /// called); nil otherwise, since the failure's outcome depends on the handler, which runs
+        /// only on subscription.
+        ///
+        /// ```swift
+        /// Just(1).setFailureType(to: URLError.self).catch { _ in Just(0) }._immediateOutcome()   // .success(1)
+        /// ```
+        @inlinable
+        public func _immediateOutcome() -> Result<Output?, Failure>? {
+            guard case .success(let output)? = upstream._immediateOutcome() else { return nil }
+            return .success(output)
+        }
+
+        /// When the upstream's outcome is known: its events if it succeeds. If it fails, the
+        /// handler's call that subscribing would make at once; then the recovery's events if its
+        /// outcome is known too, or else the usual subscription, with the recovery already made.
+        ///
+        /// ```swift
+        /// let cancellable = Fail<Int, URLError>(error: URLError(.timedOut))
+        ///     .catch { _ in Just(0) }
+        ///     .sink { print($0) }   // 0, with no sink or subscription made
+        /// ```
+        @inlinable
+        public func _sinkDirectly(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Output) -> Void
+        ) -> AnyCancellable? {
+            switch upstream._immediateOutcome() {
+            case nil:
+                return nil
+            case .success(let output)?:
+                Result<Output?, Failure>.success(output).replay(value: receiveValue, completion: receiveCompletion)
+                return AnyCancellable()
+            case .failure(let error)?:
+                let recovery = handler(error)
+                if let outcome = recovery._immediateOutcome() {
+                    outcome.replay(value: receiveValue, completion: receiveCompletion)
+                    return AnyCancellable()
+                }
+                // The recovery is subscribed to as it would be, through the subscription that
+                // `catch` gives its downstream; only the handler is not called a second time.
+                let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+                Publishers.Catch<Fail<Output, Upstream.Failure>, NewPublisher>(
+                    upstream: Fail(error: error), handler: { _ in recovery }
+                ).receive(subscriber: sink)
+                return AnyCancellable(sink)
+            }
+        }
     }
 }
