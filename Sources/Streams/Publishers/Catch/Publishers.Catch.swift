@@ -84,26 +84,28 @@ extension Publishers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Output) -> Void
         ) -> AnyCancellable? {
+            let outcome: Result<Output?, Failure>
             switch upstream._immediateOutcome() {
             case nil:
                 return nil
             case .success(let output)?:
-                Result<Output?, Failure>.success(output).replay(value: receiveValue, completion: receiveCompletion)
-                return AnyCancellable()
+                outcome = .success(output)
             case .failure(let error)?:
                 let recovery = handler(error)
-                if let outcome = recovery._immediateOutcome() {
-                    outcome.replay(value: receiveValue, completion: receiveCompletion)
-                    return AnyCancellable()
+                guard let recovered = recovery._immediateOutcome() else {
+                    // The recovery is subscribed to as it would be, through the subscription
+                    // that `catch` gives its downstream; only the handler is not called again.
+                    let sink = Subscribers.Sink<Output, Failure>(
+                        receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+                    Publishers.Catch<Fail<Output, Upstream.Failure>, NewPublisher>(
+                        upstream: Fail(error: error), handler: { _ in recovery }
+                    ).receive(subscriber: sink)
+                    return AnyCancellable(sink)
                 }
-                // The recovery is subscribed to as it would be, through the subscription that
-                // `catch` gives its downstream; only the handler is not called a second time.
-                let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-                Publishers.Catch<Fail<Output, Upstream.Failure>, NewPublisher>(
-                    upstream: Fail(error: error), handler: { _ in recovery }
-                ).receive(subscriber: sink)
-                return AnyCancellable(sink)
+                outcome = recovered
             }
+            outcome.replay(value: receiveValue, completion: receiveCompletion)
+            return AnyCancellable()
         }
     }
 }
