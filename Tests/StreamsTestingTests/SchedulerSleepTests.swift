@@ -153,8 +153,14 @@ struct SchedulerSleepTests {
 
     @Test func runLetsTheTasksItWakesScheduleMoreUntilNothingIsLeft() async {
         let scheduler = TestScheduler()
+        // A `for await` loop: it takes each tick on the main actor. `reduce(into:)` calls the
+        // iterator's `next()` without isolation, so each tick hopped to the global executor, and
+        // on a busy machine the tenth could still be on its way back while `run()` went on
+        // ticking (t=13s once in CI).
         let task = Task {
-            await scheduler.timer(interval: .seconds(1)).prefix(10).reduce(into: 0) { @Sendable count, _ in count += 1 }
+            var count = 0
+            for await _ in scheduler.timer(interval: .seconds(1)).prefix(10) { count += 1 }
+            return count
         }
         await scheduler.run()
         #expect(await task.value == 10)
