@@ -16,7 +16,12 @@ let package = Package(
     name: "Streams",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // Combine's API and behaviour, plus the selective retry, `asResult()` and error categories.
         .library(name: "Streams", targets: ["Streams"]),
+        // CombineExt's and RxSwift's operators, relays and subjects (`import CombineExt`).
+        .library(name: "StreamsExt", targets: ["StreamsExt"]),
+        // Circuit breaker, timeouts, deadline, hedging, limiters, one policy, registry, events.
+        .library(name: "StreamsResilience", targets: ["StreamsResilience"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
         .library(name: "StreamsNetworking", targets: ["StreamsNetworking"]),
         .library(name: "StreamsDecoding", targets: ["StreamsDecoding"]),
@@ -27,26 +32,36 @@ let package = Package(
     ],
     targets: [
         .target(name: "Streams"),
-        .target(name: "StreamsTesting", dependencies: ["Streams"]),
-        .target(name: "StreamsNetworking", dependencies: ["Streams", "StreamsDecoding"]),
+        .target(name: "StreamsExt", dependencies: ["Streams"]),
+        .target(name: "StreamsResilience", dependencies: ["Streams"]),
+        .target(name: "StreamsTesting", dependencies: ["Streams", "StreamsResilience"]),
+        .target(
+            name: "StreamsNetworking",
+            dependencies: ["Streams", "StreamsResilience", "StreamsDecoding", "StreamsRecovery"]),
         .target(name: "StreamsDecoding", dependencies: ["Streams"]),
-        .target(name: "StreamsRecovery", dependencies: ["Streams"]),
+        .target(name: "StreamsRecovery", dependencies: ["Streams", "StreamsExt"]),
         .target(
             name: "StreamsNetworkingTestSupport",
             dependencies: ["StreamsNetworking", "StreamsTesting"],
             path: "Tests/StreamsNetworkingTestSupport"),
-        .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
-        .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+        // The tests of Streams, StreamsExt (Extensions/) and StreamsResilience (Resilience/), which share
+        // their contract catalogues and helpers.
+        .testTarget(
+            name: "StreamsTests", dependencies: ["Streams", "StreamsExt", "StreamsResilience", "StreamsTesting"]),
+        .testTarget(
+            name: "StreamsTestingTests", dependencies: ["Streams", "StreamsExt", "StreamsResilience", "StreamsTesting"]),
         .testTarget(
             name: "StreamsNetworkingTests",
             dependencies: [
-                "Streams", "StreamsNetworking", "StreamsDecoding", "StreamsRecovery", "StreamsTesting",
+                "Streams", "StreamsResilience", "StreamsNetworking", "StreamsDecoding", "StreamsRecovery", "StreamsTesting",
                 "StreamsNetworkingTestSupport",
             ]),
         .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
-        .testTarget(name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsRecovery", "StreamsTesting"]),
+        .testTarget(
+            name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsExt", "StreamsRecovery", "StreamsTesting"]),
         // Threads hammering subjects and operators; bounded in count and time, run in every pass.
-        .testTarget(name: "StreamsStressTests", dependencies: ["Streams", "StreamsTesting"]),
+        .testTarget(
+            name: "StreamsStressTests", dependencies: ["Streams", "StreamsExt", "StreamsResilience", "StreamsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,7 @@ let package = Package(
         .target(
             name: "StreamsWorkloads",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsTesting", package: "Streams"),
             ],
@@ -36,6 +37,8 @@ let package = Package(
         .executableTarget(
             name: "compare",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
+                .product(name: "StreamsExt", package: "Streams"),
                 "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads", "Baseline",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
@@ -46,6 +49,8 @@ let package = Package(
         .executableTarget(
             name: "scaling",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
+                .product(name: "StreamsExt", package: "Streams"),
                 "StreamsWorkloads", "OpenCombineWorkloads",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),

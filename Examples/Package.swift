@@ -35,7 +35,10 @@ let package = Package(
             ]),
         .target(
             name: "SignUpDemo",
-            dependencies: ["SignUpClient", .product(name: "StreamsRecovery", package: "Streams")]),
+            dependencies: [
+                "SignUpClient", .product(name: "StreamsExt", package: "Streams"),
+                .product(name: "StreamsRecovery", package: "Streams"),
+            ]),
         .executableTarget(name: "signup-server", dependencies: ["SignUpServer"]),
         .executableTarget(name: "signup-demo", dependencies: ["SignUpServer", "SignUpDemo"]),
         .executableTarget(name: "streams-example", dependencies: [.product(name: "Streams", package: "Streams")]),
@@ -48,6 +51,7 @@ let package = Package(
         .target(
             name: "FleetSimulation",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "StreamsTesting", package: "Streams"),
             ]),
@@ -56,6 +60,8 @@ let package = Package(
         .target(
             name: "ResilienceTelemetry",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
+                .product(name: "StreamsExt", package: "Streams"),
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -63,6 +69,7 @@ let package = Package(
         .testTarget(
             name: "ResilienceTelemetryTests",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
                 "ResilienceTelemetry",
                 .product(name: "StreamsTesting", package: "Streams"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
@@ -93,6 +100,7 @@ let package = Package(
         .target(
             name: "CatalogClient",
             dependencies: [
+                .product(name: "StreamsResilience", package: "Streams"),
                 .product(name: "StreamsNetworking", package: "Streams"),
                 .product(name: "StreamsDecoding", package: "Streams"),
                 .product(name: "StreamsRecovery", package: "Streams"),
@@ -102,6 +110,7 @@ let package = Package(
         .testTarget(
             name: "SignUpTests",
             dependencies: [
+                .product(name: "StreamsExt", package: "Streams"),
                 "SignUpServer", "SignUpClient", "SignUpDemo",
                 .product(name: "StreamsTesting", package: "Streams"),
                 .product(name: "InMemoryLogging", package: "swift-log"),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Streams
+import StreamsRecovery
 
 /// How a ``NetworkError`` is shown to people: a title, a plain sentence and where it comes
 /// from, read by StreamsRecovery's default handler (and by anything else that shows errors)

@@ -1,4 +1,5 @@
 import Streams
+import StreamsResilience
 
 extension VirtualTime: TimelineInstant {
     /// Virtual time since the scheduler was made, so that circuit breakers and rate limiters run

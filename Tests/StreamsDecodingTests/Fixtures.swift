@@ -1,5 +1,6 @@
 import Foundation
 import StreamsDecoding
+import StreamsResilience
 
 /// Decodes `json` with a fresh decoder that reports into a fresh reporter.
 func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> (T, ErrorDigest?) {

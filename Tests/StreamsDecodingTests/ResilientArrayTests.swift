@@ -1,5 +1,6 @@
 import Foundation
 import StreamsDecoding
+import StreamsResilience
 import Testing
 
 @Suite("@Resilient arrays")

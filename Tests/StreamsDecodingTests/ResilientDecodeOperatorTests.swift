@@ -1,6 +1,7 @@
 import Foundation
 import Streams
 import StreamsDecoding
+import StreamsResilience
 import Testing
 
 @Suite("decode(type:decoder:reportResilientDecodingErrors:)")

@@ -7,6 +7,7 @@ import Streams
 import StreamsNetworking
 import StreamsTesting
 import Testing
+import StreamsResilience
 
 /// What `validateStatus()` makes of what a server sends over the transport: each error body
 /// shape, each status of the taxonomy, the rate-limit headers, and a 50 MB error page.

@@ -3,6 +3,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import StreamsExt
 import StreamsTesting
 
 /// A loopback HTTP/1.1 server (127.0.0.1 only) that answers each request with what its handler

@@ -3,8 +3,9 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import StreamsExt
 import StreamsTesting
+import Synchronization
 
 /// A loopback TCP server (127.0.0.1 only) that fails the way real servers and networks do, so
 /// that the request publisher meets the transport errors the platform really reports.

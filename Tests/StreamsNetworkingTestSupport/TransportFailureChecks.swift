@@ -8,6 +8,7 @@ import Streams
 import StreamsNetworking
 import StreamsTesting
 import Testing
+import StreamsResilience
 
 /// Every transport failure before a complete response, produced by a real loopback server: the
 /// code, the category `retry` acts on, and the sentence the user sees.

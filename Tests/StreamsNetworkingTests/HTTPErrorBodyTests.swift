@@ -10,6 +10,7 @@ import StreamsNetworking
 import StreamsNetworkingTestSupport
 import StreamsTesting
 import Testing
+import StreamsResilience
 
 /// Runs `publisher` to its end and returns what it sent and how it failed.
 func outcome<P: Publisher>(of publisher: P) -> (values: [P.Output], error: NetworkError?) where P.Failure == NetworkError {

@@ -8,6 +8,7 @@ import StreamsNetworking
 import StreamsTesting
 import Synchronization
 import Testing
+import StreamsResilience
 
 @Suite("Request publisher and NetworkError", .serialized)
 struct NetworkErrorTests {

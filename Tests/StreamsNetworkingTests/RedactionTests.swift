@@ -10,6 +10,7 @@ import StreamsNetworkingTestSupport
 import StreamsRecovery
 import StreamsTesting
 import Testing
+import StreamsResilience
 
 /// No string StreamsNetworking makes of a request, a response, an error or its own types shows a
 /// secret: `SECRET` goes in every place a secret can be, and must come out nowhere. The same

@@ -13,6 +13,7 @@ import StreamsNetworkingTestSupport
 import StreamsRecovery
 import StreamsTesting
 import Testing
+import StreamsResilience
 
 @Suite("One typed pipeline over a loopback server")
 struct TypedPipelineTests {

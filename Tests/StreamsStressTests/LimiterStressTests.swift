@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsResilience
 import StreamsTesting
 import Testing
 

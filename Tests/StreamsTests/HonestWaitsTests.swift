@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import Streams
+import StreamsResilience
 import StreamsTesting
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Streams
+import StreamsExt
 import StreamsTesting
 import Testing
 

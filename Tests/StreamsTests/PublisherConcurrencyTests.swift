@@ -1,4 +1,5 @@
 import Streams
+import StreamsExt
 import XCTest
 
 /// `values` in XCTest's async methods, the way code written for Combine uses them: these must

@@ -1,4 +1,6 @@
 import Streams
+import StreamsExt
+import StreamsResilience
 import StreamsTesting
 import Testing
 

@@ -1,5 +1,7 @@
 import Foundation
 import Streams
+import StreamsExt
+import StreamsResilience
 import StreamsTesting
 import Testing
 

@@ -6,6 +6,7 @@ import Dispatch
 
 #if STREAMS
 import Streams
+import StreamsResilience
 import StreamsTesting
 #else
 import OpenCombine

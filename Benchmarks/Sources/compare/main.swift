@@ -11,6 +11,8 @@ import Baseline
 import Dispatch
 import MallocInterposerSwift
 import OpenCombineWorkloads
+import StreamsExt
+import StreamsResilience
 import StreamsWorkloads
 
 /// One row of the table.

@@ -10,6 +10,8 @@
 
 import MallocInterposerSwift
 import OpenCombineWorkloads
+import StreamsExt
+import StreamsResilience
 import StreamsWorkloads
 
 /// One row: a workload, what its cost is per, and how many operations a run makes for a

@@ -5,6 +5,7 @@ import FoundationNetworking
 import StreamsDecoding
 import StreamsNetworking
 import StreamsRecovery
+import StreamsResilience
 
 /// A product of the catalogue.
 public struct Product: Decodable, Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Streams
+import StreamsResilience
 import StreamsTesting
 
 /// A fleet of clients, each with its own resilience pipeline (they are separate processes), that

@@ -1,6 +1,8 @@
 import Logging
 import Metrics
 import Streams
+import StreamsExt
+import StreamsResilience
 
 /// The resilience events of one dependency, wired to swift-log and swift-metrics in one place.
 ///

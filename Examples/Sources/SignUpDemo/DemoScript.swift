@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SignUpClient
 import Streams
+import StreamsExt
 import StreamsNetworking
 
 /// The sign-up demo's script: types user names into the sign-up form as a fast typist would,

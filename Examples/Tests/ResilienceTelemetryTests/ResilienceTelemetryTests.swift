@@ -3,6 +3,7 @@ import Logging
 import MetricsTestKit
 import ResilienceTelemetry
 import Streams
+import StreamsResilience
 import StreamsTesting
 import Testing
 

@@ -11,6 +11,7 @@ import Streams
 import StreamsNetworking
 import Synchronization
 import Testing
+import StreamsExt
 
 /// The sign-up server on an ephemeral loopback port, exercised through the real client stack:
 /// URLSession, validation, decoding and retry.

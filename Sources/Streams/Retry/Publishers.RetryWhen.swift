@@ -20,9 +20,10 @@ extension Publisher {
     /// failure is followed by retry 1, with the first backoff delay, and `maxElapsed` runs from
     /// that value.
     ///
-    /// `events` is told each attempt's start and end (with its duration), each retry scheduled
-    /// and the give-up with its reason; `onGiveUp` gets the same ``RetryReport`` just before the
-    /// error is delivered. Neither changes what is delivered.
+    /// `onGiveUp` gets a ``RetryReport`` (the reason and the number of attempts) just before the
+    /// error is delivered; it does not change what is delivered. StreamsResilience adds an
+    /// overload with `events:`, told each attempt's start and end, each retry scheduled and the
+    /// give-up.
     ///
     /// Giving up always delivers the last error unchanged. The downstream sees one
     /// subscription; its outstanding demand carries over to each new attempt. Cancelling, even
@@ -45,14 +46,13 @@ extension Publisher {
         budget: RetryBudget? = nil,
         transient: Bool = false,
         scheduler: S,
-        events: ResilienceEvents = .none,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
             retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
-            scheduler: scheduler, random: SystemRandomNumberGenerator(), events: events, onRetry: onRetry,
+            scheduler: scheduler, random: SystemRandomNumberGenerator(), observer: nil, onRetry: onRetry,
             onGiveUp: onGiveUp)
     }
 
@@ -74,14 +74,13 @@ extension Publisher {
         transient: Bool = false,
         scheduler: S,
         random: G,
-        events: ResilienceEvents = .none,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
     ) -> Publishers.RetryWhen<Self, S> {
         Publishers.RetryWhen(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
             retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
-            scheduler: scheduler, random: random, events: events, onRetry: onRetry, onGiveUp: onGiveUp)
+            scheduler: scheduler, random: random, observer: nil, onRetry: onRetry, onGiveUp: onGiveUp)
     }
 }
 
@@ -116,8 +115,9 @@ extension Publishers {
         public let transient: Bool
         /// Where the waits are timed and the upstream is subscribed again.
         public let scheduler: Context
-        /// Told each attempt, retry and give-up.
-        public let events: ResilienceEvents
+        /// Told each attempt, retry and give-up, when StreamsResilience's `events:` is given.
+        @usableFromInline
+        package let observer: RetryEventObserver?
         /// Told about each retry before the wait.
         public let onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)?
         /// Told why the retry gave up, just before the error is delivered.
@@ -143,9 +143,32 @@ extension Publishers {
             transient: Bool = false,
             scheduler: Context,
             random: G = SystemRandomNumberGenerator(),
-            events: ResilienceEvents = .none,
             onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)? = nil,
             onGiveUp: ((RetryReport<Upstream.Failure>) -> Void)? = nil
+        ) {
+            self.init(
+                upstream: upstream, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
+                retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
+                scheduler: scheduler, random: random, observer: nil, onRetry: onRetry, onGiveUp: onGiveUp)
+        }
+
+        /// The initializer every other one calls, with the observer StreamsResilience's
+        /// `events:` makes.
+        @inlinable
+        package init<G: RandomNumberGenerator & Sendable>(
+            upstream: Upstream,
+            maxRetries: Int,
+            shouldRetry: @escaping (Upstream.Failure) -> Bool,
+            backoff: Backoff,
+            retryAfterLimit: Duration,
+            maxElapsed: Duration?,
+            budget: RetryBudget?,
+            transient: Bool,
+            scheduler: Context,
+            random: G,
+            observer: RetryEventObserver?,
+            onRetry: ((RetryAttempt<Upstream.Failure>) -> Void)?,
+            onGiveUp: ((RetryReport<Upstream.Failure>) -> Void)?
         ) {
             precondition(
                 maxRetries >= 0, "retry(_:when:backoff:scheduler:) requires a retry count of zero or more, got \(maxRetries)")
@@ -158,7 +181,7 @@ extension Publishers {
             self.budget = budget
             self.transient = transient
             self.scheduler = scheduler
-            self.events = events
+            self.observer = observer
             self.onRetry = onRetry
             self.onGiveUp = onGiveUp
             makeRandom = { random }

@@ -107,7 +107,7 @@ public final class RetryBudget: Sendable {
 
     /// Takes `cost` tokens; false, taking nothing, when the bucket cannot pay them.
     @usableFromInline
-    func withdraw(_ cost: Int) -> Bool {
+    package func withdraw(_ cost: Int) -> Bool {
         state.withLock { tokens in
             guard tokens >= cost else { return false }
             tokens -= cost
@@ -118,14 +118,14 @@ public final class RetryBudget: Sendable {
     /// Gives back the cost of a retry that was paid for and then not made (its stream was
     /// cancelled meanwhile), up to `capacity`.
     @usableFromInline
-    func refundRetry() {
+    package func refundRetry() {
         refund(retryCost)
     }
 
     /// Gives back `cost` tokens taken for a retry or hedge that was then not made, up to
     /// `capacity`.
     @usableFromInline
-    func refund(_ cost: Int) {
+    package func refund(_ cost: Int) {
         state.withLock { $0 = min(capacity, $0 + cost) }
     }
 

@@ -56,7 +56,7 @@ class SubjectRoster: @unchecked Sendable {
     /// by.
     @inlinable
     @discardableResult
-    final func keep(upstream subscription: any Subscription) -> Int {
+    package final func keep(upstream subscription: any Subscription) -> Int {
         let action = state.withLock { state -> KeepAction in
             let key = state.upstreamSubscriptions.append(subscription)
             return state.hasDownstreamDemand || kind.replaysCurrent ? .keepAndRequest(key: key) : .keep(key: key)
@@ -82,7 +82,7 @@ class SubjectRoster: @unchecked Sendable {
     /// Lets go of the upstream subscription kept under `key`, which has completed or been
     /// cancelled; it is released outside the lock.
     @inlinable
-    final func forget(upstream key: Int) {
+    package final func forget(upstream key: Int) {
         let removed = state.withLock { $0.upstreamSubscriptions.remove(key) }
         withExtendedLifetime(removed) {}
     }

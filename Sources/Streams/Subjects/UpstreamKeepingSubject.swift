@@ -13,7 +13,7 @@
 /// }
 /// ```
 @usableFromInline
-protocol UpstreamKeepingSubject: AnyObject {
+package protocol UpstreamKeepingSubject: AnyObject {
     /// Does what `send(subscription:)` does, and returns the key to ``forget(upstream:)`` the
     /// subscription by; nil if it was not kept.
     func keep(upstream subscription: any Subscription) -> Int?
@@ -24,24 +24,24 @@ protocol UpstreamKeepingSubject: AnyObject {
 
 extension PassthroughSubject: UpstreamKeepingSubject {
     @inlinable
-    func keep(upstream subscription: any Subscription) -> Int? {
+    package func keep(upstream subscription: any Subscription) -> Int? {
         core.keep(upstream: subscription)
     }
 
     @inlinable
-    func forget(upstream key: Int) {
+    package func forget(upstream key: Int) {
         core.forget(upstream: key)
     }
 }
 
 extension CurrentValueSubject: UpstreamKeepingSubject {
     @inlinable
-    func keep(upstream subscription: any Subscription) -> Int? {
+    package func keep(upstream subscription: any Subscription) -> Int? {
         core.keep(upstream: subscription)
     }
 
     @inlinable
-    func forget(upstream key: Int) {
+    package func forget(upstream key: Int) {
         core.forget(upstream: key)
     }
 }

@@ -1,4 +1,5 @@
 import Streams
+import StreamsExt
 
 extension Publisher {
     /// Lets the user decide what happens when the upstream fails: asks `chain` how to present

@@ -1,4 +1,5 @@
 import Streams
+import StreamsResilience
 
 /// A recorder of what resilience strategies do, stamped with the virtual time of a
 /// ``TestScheduler``, so that a test asserts a whole timeline in one expectation.

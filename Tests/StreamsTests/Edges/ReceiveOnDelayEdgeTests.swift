@@ -1,4 +1,5 @@
 @testable import Streams
+import StreamsResilience
 import StreamsTesting
 import Testing
 

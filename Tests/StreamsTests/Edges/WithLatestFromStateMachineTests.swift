@@ -2,6 +2,7 @@ import StreamsTesting
 import Testing
 
 @testable import Streams
+@testable import StreamsExt
 
 /// `WithLatestFromStateMachine` on its own: the events in every phase, without publishers.
 @Suite struct WithLatestFromStateMachineTests {

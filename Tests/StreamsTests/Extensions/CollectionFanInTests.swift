@@ -1,4 +1,5 @@
 @testable import Streams
+import StreamsExt
 import StreamsTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsExt
 import Testing
 
 /// Code written as it would be against Combine and CombineExt, with only the imports changed:

@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsExt
 import StreamsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Streams
+import StreamsExt
 import StreamsTesting
 
 /// The operators beyond Combine's (CombineExt's and RxSwift's), for the contract suite: joined

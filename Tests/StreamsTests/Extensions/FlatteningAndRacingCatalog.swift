@@ -1,4 +1,5 @@
 import Streams
+import StreamsExt
 import StreamsTesting
 
 /// The flattening, racing and collection fan-in operators beyond Combine's, for the contract

@@ -1,5 +1,6 @@
 import Dispatch
 import Streams
+import StreamsExt
 import StreamsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Streams
+import StreamsExt
 import StreamsTesting
 import Testing
 

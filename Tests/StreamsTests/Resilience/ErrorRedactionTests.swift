@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsResilience
 import Testing
 
 /// The resilience events and the core's error wrappers never print a foreign error's text: a

@@ -1,5 +1,6 @@
 import Foundation
 import Streams
+import StreamsResilience
 import StreamsTesting
 import Testing
 

@@ -1,4 +1,5 @@
 import Streams
+import StreamsResilience
 import StreamsTesting
 import Testing
 

@@ -10,23 +10,23 @@
 /// Its state is an ``AsyncBridgeStateMachine`` behind one lock; continuations are resumed and the
 /// subscription is called outside it.
 @usableFromInline
-final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendable {
+package final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendable {
     @usableFromInline
-    typealias Continuation = AsyncBridgeStateMachine<Input, Failure>.Continuation
+    package typealias Continuation = AsyncBridgeStateMachine<Input, Failure>.Continuation
 
     @usableFromInline
-    let state = LockedState(AsyncBridgeStateMachine<Input, Failure>())
+    package let state = LockedState(AsyncBridgeStateMachine<Input, Failure>())
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// How many calls to `next()` are waiting.
-    var waitingCount: Int {
+    package var waitingCount: Int {
         state.withLock { $0.waiting.count }
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         switch state.withLock({ $0.receiveSubscription(subscription) }) {
         case .keep: break
         case .request(let demand): subscription.request(demand)
@@ -35,7 +35,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendabl
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         switch state.withLock({ $0.receiveValue() }) {
         case .resume(let continuation):
             // Handed from the publisher's thread to the waiting task, as Combine's `values` does.
@@ -50,7 +50,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendabl
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         guard case .end(let waiting, _) = state.withLock({ $0.receiveCompletion(completion) }),
             let oldest = waiting.first
         else { return }
@@ -65,7 +65,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendabl
     /// hops to the global executor, and on a busy pool made a main-actor loop wait for a free
     /// thread before it could ask upstream for its next value.
     @inlinable
-    func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<Input?, Failure> {
+    package func next(isolation actor: isolated (any Actor)? = #isolation) async -> Result<Input?, Failure> {
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (continuation: Continuation) in
                 // If the task was cancelled before this point, the handler has already ended the
@@ -84,21 +84,21 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, Cancellable, Sendabl
     /// Cancels the subscription (once, and only while subscribed) and lets every waiting
     /// `next()` return nil.
     @inlinable
-    func cancel() {
+    package func cancel() {
         guard case .end(let subscription, let waiting) = state.withLock({ $0.cancel() }) else { return }
         subscription?.cancel()
         Self.resumeWithNil(waiting)
     }
 
     @inlinable
-    static func resumeWithNil(_ waiting: some Sequence<Continuation>) {
+    package static func resumeWithNil(_ waiting: some Sequence<Continuation>) {
         for continuation in waiting {
             continuation.resume(returning: .success(nil))
         }
     }
 
     @inlinable
-    static func result(of completion: Subscribers.Completion<Failure>) -> Result<Input?, Failure> {
+    package static func result(of completion: Subscribers.Completion<Failure>) -> Result<Input?, Failure> {
         switch completion {
         case .finished: .success(nil)
         case .failure(let error): .failure(error)

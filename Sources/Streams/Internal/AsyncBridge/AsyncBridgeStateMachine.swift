@@ -18,12 +18,12 @@
 /// nothing. Calls wait only before them, oldest first: every move out of `subscribed` or
 /// `awaitingSubscription` hands them all out to be resumed. Before the subscription, the demand owed to it is the number of waiting calls.
 @usableFromInline
-struct AsyncBridgeStateMachine<Input, Failure: Error> {
+package struct AsyncBridgeStateMachine<Input, Failure: Error> {
     @usableFromInline
-    typealias Continuation = UnsafeContinuation<Result<Input?, Failure>, Never>
+    package typealias Continuation = UnsafeContinuation<Result<Input?, Failure>, Never>
 
     @usableFromInline
-    enum Phase {
+    package enum Phase {
         case awaitingSubscription
         case subscribed(any Subscription)
         case completing(failure: Failure)
@@ -31,17 +31,17 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
     }
 
     @usableFromInline
-    var phase = Phase.awaitingSubscription
+    package var phase = Phase.awaitingSubscription
     /// The calls to `next()` waiting for a value, oldest first.
     @usableFromInline
-    var waiting: [Continuation] = []
+    package var waiting: [Continuation] = []
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// What the bridge does with a subscription once it has left the lock.
     @usableFromInline
-    enum SubscriptionAction {
+    package enum SubscriptionAction {
         /// Accepted; no call is waiting yet.
         case keep
         /// Accepted: ask it for the calls that were made before it arrived.
@@ -52,7 +52,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// The upstream subscription arrived.
     @inlinable
-    mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+    package mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .awaitingSubscription = phase else { return .cancel }
         phase = .subscribed(subscription)
         return waiting.isEmpty ? .keep : .request(.max(waiting.count))
@@ -60,7 +60,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// What the bridge does with a value once it has left the lock.
     @usableFromInline
-    enum ValueAction {
+    package enum ValueAction {
         /// Resume the oldest waiting call with the value.
         case resume(Continuation)
         /// Out of contract (before the subscription, or after the end): the waiting calls
@@ -72,7 +72,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// The upstream sent a value.
     @inlinable
-    mutating func receiveValue() -> ValueAction {
+    package mutating func receiveValue() -> ValueAction {
         guard case .subscribed = phase else { return .endWaiting(takeWaiting()) }
         guard !waiting.isEmpty else { return .unrequested }
         return .resume(waiting.removeFirst())
@@ -80,7 +80,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// What the bridge does with a completion once it has left the lock.
     @usableFromInline
-    enum CompletionAction {
+    package enum CompletionAction {
         /// Already ended.
         case ignore
         /// Ended now: the oldest waiting call gets the completion, the others return nil. The
@@ -90,7 +90,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// The upstream completed.
     @inlinable
-    mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    package mutating func receiveCompletion(_ completion: Subscribers.Completion<Failure>) -> CompletionAction {
         let released: (any Subscription)?
         switch phase {
         case .awaitingSubscription: released = nil
@@ -108,7 +108,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// What `next()` does once it has left the lock.
     @usableFromInline
-    enum NextAction {
+    package enum NextAction {
         /// The call waits; the subscription will be asked when it arrives.
         case wait
         /// The call waits: ask the subscription for one value.
@@ -119,7 +119,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// A task called `next()`.
     @inlinable
-    mutating func next(_ continuation: Continuation) -> NextAction {
+    package mutating func next(_ continuation: Continuation) -> NextAction {
         switch phase {
         case .awaitingSubscription:
             waiting.append(continuation)
@@ -138,7 +138,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// What `cancel()` does once it has left the lock.
     @usableFromInline
-    enum CancelAction {
+    package enum CancelAction {
         /// Already ended: nothing goes upstream. A kept failure, dropped, is handed out to be let
         /// go outside the lock.
         case ignore(released: Failure?)
@@ -149,7 +149,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// The subscriber was cancelled, or a task waiting in `next()` was.
     @inlinable
-    mutating func cancel() -> CancelAction {
+    package mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription:
             phase = .terminated
@@ -167,7 +167,7 @@ struct AsyncBridgeStateMachine<Input, Failure: Error> {
 
     /// Removes and returns every waiting call, oldest first.
     @inlinable
-    mutating func takeWaiting() -> [Continuation] {
+    package mutating func takeWaiting() -> [Continuation] {
         guard !waiting.isEmpty else { return [] }
         defer { waiting = [] }
         return waiting

@@ -9,7 +9,7 @@
 /// let task = Task { await body.run() }
 /// ```
 @usableFromInline
-protocol AsyncTaskBody: Sendable {
+package protocol AsyncTaskBody: Sendable {
     /// The task's work.
     func run() async
 }

@@ -14,25 +14,25 @@ import Synchronization
 /// inline: handing the delivery and the release to a helper as closures costs more per value
 /// (Docs/Performance.md has the measured cost).
 @usableFromInline
-struct DeliveryGate: ~Copyable {
+package struct DeliveryGate: ~Copyable {
     /// Where the gate stands.
     @usableFromInline
-    enum Phase: Int {
+    package enum Phase: Int {
         case open, delivering, closed
     }
 
     @usableFromInline
-    let state: Atomic<Int>
+    package let state: Atomic<Int>
 
     /// An open gate.
     @inlinable
-    init() {
+    package init() {
         state = Atomic(Phase.open.rawValue)
     }
 
     /// Starts a delivery; false once the gate is closed.
     @inlinable
-    func enter() -> Bool {
+    package func enter() -> Bool {
         state.compareExchange(expected: Phase.open.rawValue, desired: Phase.delivering.rawValue, ordering: .acquiring)
             .exchanged
     }
@@ -40,7 +40,7 @@ struct DeliveryGate: ~Copyable {
     /// Ends a delivery; false when the gate was closed during it, which leaves the release to
     /// the caller.
     @inlinable
-    func leave() -> Bool {
+    package func leave() -> Bool {
         state.compareExchange(expected: Phase.delivering.rawValue, desired: Phase.open.rawValue, ordering: .releasing)
             .exchanged
     }
@@ -49,7 +49,7 @@ struct DeliveryGate: ~Copyable {
     /// now, `.delivering` that the delivery under way releases when it leaves, `.closed` that
     /// someone closed it before.
     @inlinable
-    func close() -> Phase {
+    package func close() -> Phase {
         Phase(rawValue: state.exchange(Phase.closed.rawValue, ordering: .acquiringAndReleasing))!
     }
 }

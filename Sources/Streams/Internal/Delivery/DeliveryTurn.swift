@@ -34,43 +34,43 @@ import Darwin
 /// whether it holds the turn (handed over by `pass()`) or was dismissed (the subscriber went
 /// away).
 @usableFromInline
-struct DeliveryTurn {
+package struct DeliveryTurn {
     /// The thread delivering now, or `ThreadIdentity.none`.
     @usableFromInline
-    var holder: Int
+    package var holder: Int
     /// The waiting line: `waiters[waitersHead...]` wait; the slots before the head were served.
     @usableFromInline
-    var waiters: [TurnWaiter] = []
+    package var waiters: [TurnWaiter] = []
     /// ``waitersHead`` and ``waiterSlotsHighWater`` in 32 bits each, side by side: every
     /// subscriber's state carries a turn, and the line is never longer than the number of
     /// threads waiting at once.
     @usableFromInline
-    var head: Int32 = 0
+    package var head: Int32 = 0
     @usableFromInline
-    var slotsHighWater: Int32 = 0
+    package var slotsHighWater: Int32 = 0
     /// This turn in the ``TurnWaitGraph`` while threads wait for it, else nil.
     @usableFromInline
-    var contended: TurnWaitGraph.Turn?
+    package var contended: TurnWaitGraph.Turn?
 
     /// The first slot of ``waiters`` that still waits.
     @inlinable
-    var waitersHead: Int { Int(head) }
+    package var waitersHead: Int { Int(head) }
 
     /// The most slots the waiting line has used at once (served ones included): at most twice
     /// the number of threads that waited at once.
     @inlinable
-    var waiterSlotsHighWater: Int { Int(slotsHighWater) }
+    package var waiterSlotsHighWater: Int { Int(slotsHighWater) }
 
     /// A turn held by `holder` (the thread that subscribes holds it until the subscription is
     /// handed over).
     @inlinable
-    init(holder: Int = ThreadIdentity.none) {
+    package init(holder: Int = ThreadIdentity.none) {
         self.holder = holder
     }
 
     /// The outcome of ``claim(for:)``.
     @usableFromInline
-    enum Claim {
+    package enum Claim {
         /// The caller holds the turn now.
         case granted
         /// The caller already holds it: it is inside the subscriber. Queue the event for the
@@ -84,14 +84,14 @@ struct DeliveryTurn {
     }
 
     @inlinable
-    var isHeld: Bool { holder != ThreadIdentity.none }
+    package var isHeld: Bool { holder != ThreadIdentity.none }
 
     @inlinable
-    var hasWaiters: Bool { waitersHead < waiters.count }
+    package var hasWaiters: Bool { waitersHead < waiters.count }
 
     /// Takes the turn for `thread`, or says why not.
     @inlinable
-    mutating func claim(for thread: Int) -> Claim {
+    package mutating func claim(for thread: Int) -> Claim {
         if holder == ThreadIdentity.none {
             holder = thread
             return .granted
@@ -103,7 +103,7 @@ struct DeliveryTurn {
     /// Puts `thread` in the waiting line, unless waiting would close a cycle of threads waiting
     /// for each other (the contended path of ``claim(for:)``).
     @usableFromInline
-    mutating func line(up thread: Int) -> Claim {
+    package mutating func line(up thread: Int) -> Claim {
         let node: TurnWaitGraph.Turn
         if let contended {
             node = contended
@@ -120,7 +120,7 @@ struct DeliveryTurn {
 
     /// Hands the turn to the first waiter, to be woken outside the lock, or lets it go.
     @inlinable
-    mutating func pass() -> TurnWaiter? {
+    package mutating func pass() -> TurnWaiter? {
         guard hasWaiters else {
             letGo()
             return nil
@@ -132,7 +132,7 @@ struct DeliveryTurn {
     /// of it, they are dropped (each slot is moved at most once per slot served, so handing on
     /// stays O(1) amortised).
     @usableFromInline
-    mutating func handToNext() -> TurnWaiter {
+    package mutating func handToNext() -> TurnWaiter {
         let next = waiters[waitersHead]
         head += 1
         next.grant()
@@ -151,7 +151,7 @@ struct DeliveryTurn {
 
     /// Lets the turn go; call when nobody waits.
     @inlinable
-    mutating func letGo() {
+    package mutating func letGo() {
         holder = ThreadIdentity.none
         if !waiters.isEmpty {
             waiters.removeAll(keepingCapacity: true)
@@ -162,7 +162,7 @@ struct DeliveryTurn {
     /// Sends every waiter away without the turn (the subscriber is gone); wake them outside the
     /// lock. The holder keeps the turn until it lets go.
     @inlinable
-    mutating func dismissAll() -> ArraySlice<TurnWaiter> {
+    package mutating func dismissAll() -> ArraySlice<TurnWaiter> {
         defer {
             waiters = []
             head = 0
@@ -183,21 +183,21 @@ struct DeliveryTurn {
 /// sharing: `woken` is guarded by `mutex`, which a condition variable needs as its own, so it
 /// cannot live in a ``LockedState``.
 @usableFromInline
-final class TurnWaiter: @unchecked Sendable {
+package final class TurnWaiter: @unchecked Sendable {
     @usableFromInline
-    let thread: Int
+    package let thread: Int
     /// Set by `DeliveryTurn.pass()`. Read and written only with the turn owner's lock held,
     /// which orders the accesses; atomic only so that the compiler can check the sharing.
     @usableFromInline
-    let isGranted = Atomic<Bool>(false)
+    package let isGranted = Atomic<Bool>(false)
 
-    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    package let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    package let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     /// Whether `wake()` has run; read and written only with `mutex` held.
-    var woken = false
+    package var woken = false
 
     @usableFromInline
-    init(thread: Int) {
+    package init(thread: Int) {
         self.thread = thread
         mutex.initialize(to: pthread_mutex_t())
         condition.initialize(to: pthread_cond_t())
@@ -208,11 +208,11 @@ final class TurnWaiter: @unchecked Sendable {
     /// Whether the waiter was handed the turn (rather than sent away); read with the turn
     /// owner's lock held, after `park()` has returned.
     @inlinable
-    var granted: Bool { isGranted.load(ordering: .relaxed) }
+    package var granted: Bool { isGranted.load(ordering: .relaxed) }
 
     /// Hands the turn to the waiter; call with the turn owner's lock held.
     @inlinable
-    func grant() {
+    package func grant() {
         isGranted.store(true, ordering: .relaxed)
     }
 
@@ -227,7 +227,7 @@ final class TurnWaiter: @unchecked Sendable {
 
     /// Blocks until `wake()`; call without holding any lock.
     @usableFromInline
-    func park() {
+    package func park() {
         pthread_mutex_lock(mutex)
         while !woken {
             pthread_cond_wait(condition, mutex)
@@ -237,7 +237,7 @@ final class TurnWaiter: @unchecked Sendable {
 
     /// Lets `park()` return; call without holding the turn owner's lock.
     @usableFromInline
-    func wake() {
+    package func wake() {
         pthread_mutex_lock(mutex)
         woken = true
         pthread_cond_signal(condition)
@@ -247,14 +247,14 @@ final class TurnWaiter: @unchecked Sendable {
 
 /// A number that identifies the calling thread while it runs (its pthread handle).
 @usableFromInline
-enum ThreadIdentity {
+package enum ThreadIdentity {
     /// No thread; also never a thread's identity.
     @inlinable
-    static var none: Int { 0 }
+    package static var none: Int { 0 }
 
     /// The calling thread.
     @inlinable
-    static var current: Int {
+    package static var current: Int {
         #if canImport(Darwin)
         Int(bitPattern: pthread_self())
         #else

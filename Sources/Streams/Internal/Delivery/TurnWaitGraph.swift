@@ -16,33 +16,33 @@ import Synchronization
 /// one lock, taken with a turn owner's lock held (never the other way round), and nothing is
 /// called while it is held.
 @usableFromInline
-final class TurnWaitGraph: Sendable {
+package final class TurnWaitGraph: Sendable {
     /// A turn that threads wait for.
     @usableFromInline
-    final class Turn: Sendable {
+    package final class Turn: Sendable {
         /// The thread holding the turn. Read and written only with the graph's lock held, which
         /// orders the accesses; atomic only so that the compiler can check the sharing.
         @usableFromInline
-        let holder: Atomic<Int>
+        package let holder: Atomic<Int>
 
         @usableFromInline
-        init(holder: Int) {
+        package init(holder: Int) {
             self.holder = Atomic(holder)
         }
     }
 
     /// The graph of the process.
     @usableFromInline
-    static let shared = TurnWaitGraph()
+    package static let shared = TurnWaitGraph()
 
     /// The turn each waiting thread waits for.
-    let state = LockedState<[Int: Turn]>([:])
+    package let state = LockedState<[Int: Turn]>([:])
 
     /// Records that `thread` waits for `turn` and returns true, or returns false (recording
     /// nothing) when the turn's holder waits, directly or through other waiting threads, for
     /// `thread`.
     @usableFromInline
-    func enter(_ thread: Int, waitingFor turn: Turn) -> Bool {
+    package func enter(_ thread: Int, waitingFor turn: Turn) -> Bool {
         state.withLock { waiting in
             var holder = turn.holder.load(ordering: .relaxed)
             // Each waiting thread is visited at most once on a chain without a cycle.
@@ -61,7 +61,7 @@ final class TurnWaitGraph: Sendable {
 
     /// `thread`, which waited for `turn`, now holds it.
     @usableFromInline
-    func hand(_ turn: Turn, to thread: Int) {
+    package func hand(_ turn: Turn, to thread: Int) {
         state.withLock { waiting in
             turn.holder.store(thread, ordering: .relaxed)
             waiting[thread] = nil
@@ -70,7 +70,7 @@ final class TurnWaitGraph: Sendable {
 
     /// The `waiters` were sent away without the turn they waited for.
     @usableFromInline
-    func dismiss(_ waiters: ArraySlice<TurnWaiter>) {
+    package func dismiss(_ waiters: ArraySlice<TurnWaiter>) {
         state.withLock { waiting in
             for waiter in waiters { waiting[waiter.thread] = nil }
         }

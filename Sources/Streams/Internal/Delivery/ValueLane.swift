@@ -23,16 +23,16 @@ import Synchronization
 /// lane.close()                             // completion or cancel: nothing passes after this
 /// ```
 @usableFromInline
-struct ValueLane<Downstream: Subscriber>: ~Copyable {
+package struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// Holds the downstream in a constant, so that a call through an unretained holder borrows
     /// it: a downstream read from a variable would be retained and released around every call.
     @usableFromInline
-    final class Holder {
+    package final class Holder {
         @usableFromInline
-        let downstream: Downstream
+        package let downstream: Downstream
 
         @inlinable
-        init(_ downstream: Downstream) {
+        package init(_ downstream: Downstream) {
             self.downstream = downstream
         }
     }
@@ -40,24 +40,24 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// Bit 0: closed; bit 1: open; bit 2: the holder was released; the rest: deliveries under
     /// way (or looking in), in units of ``delivery``.
     @usableFromInline
-    let flags = Atomic<Int>(0)
+    package let flags = Atomic<Int>(0)
     /// The lane's one reference to the holder, released once: by whoever finds the lane closed
     /// and idle and claims the release (the flags make sure), or when the lane goes away without
     /// having released it.
     @usableFromInline
-    let holder: Unmanaged<Holder>
+    package let holder: Unmanaged<Holder>
 
     @usableFromInline
-    static var closed: Int { 1 }
+    package static var closed: Int { 1 }
     @usableFromInline
-    static var opened: Int { 2 }
+    package static var opened: Int { 2 }
     @usableFromInline
-    static var released: Int { 4 }
+    package static var released: Int { 4 }
     @usableFromInline
-    static var delivery: Int { 8 }
+    package static var delivery: Int { 8 }
 
     @inlinable
-    init(_ downstream: Downstream) {
+    package init(_ downstream: Downstream) {
         holder = .passRetained(Holder(downstream))
     }
 
@@ -68,7 +68,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
 
     /// Lets values through from now on, unless the lane was closed before.
     @inlinable
-    func open() {
+    package func open() {
         flags.bitwiseOr(Self.opened, ordering: .releasing)
     }
 
@@ -81,7 +81,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// `receive(_:)` and the downstream's.
     @inlinable
     @inline(__always)
-    func deliver(_ input: Downstream.Input) -> Subscribers.Demand? {
+    package func deliver(_ input: Downstream.Input) -> Subscribers.Demand? {
         let entered = flags.wrappingAdd(Self.delivery, ordering: .acquiring).oldValue
         guard _fastPath(entered & (Self.opened | Self.closed) == Self.opened) else {
             leave()
@@ -96,7 +96,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// that was done already (a delivery that looked in after the close finds it done).
     @inlinable
     @inline(__always)
-    func leave() {
+    package func leave() {
         let before = flags.wrappingSubtract(Self.delivery, ordering: .acquiringAndReleasing).oldValue
         if _slowPath(before & Self.closed != 0) && before < 2 * Self.delivery {
             releaseOnce()
@@ -106,7 +106,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// Lets the downstream go if no one has: the closed lane is idle.
     @inlinable
     @inline(never)
-    func releaseOnce() {
+    package func releaseOnce() {
         if flags.bitwiseOr(Self.released, ordering: .acquiringAndReleasing).oldValue & Self.released == 0 {
             holder.release()
         }
@@ -115,7 +115,7 @@ struct ValueLane<Downstream: Subscriber>: ~Copyable {
     /// Closes the lane for good: nothing passes after this returns. Lets the downstream go now,
     /// or, if a delivery is under way, when it returns.
     @inlinable
-    func close() {
+    package func close() {
         let before = flags.bitwiseOr(Self.closed, ordering: .acquiringAndReleasing).oldValue
         if before & Self.closed == 0 && before < Self.delivery {
             releaseOnce()

@@ -15,10 +15,10 @@
 ///
 /// `merge`'s values do not pass through the machine: they go straight to the outlet.
 @usableFromInline
-struct FanInStateMachine {
+package struct FanInStateMachine {
     /// Which operator the machine runs.
     @usableFromInline
-    enum Mode: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable {
         case merge
         /// `combineLatest`.
         case latest
@@ -26,7 +26,7 @@ struct FanInStateMachine {
     }
 
     @usableFromInline
-    enum Phase {
+    package enum Phase {
         /// `zip`: waiting for every upstream's subscription before handing ours downstream.
         case awaitingSubscription(UpstreamTable)
         /// The downstream has the subscription.
@@ -41,42 +41,42 @@ struct FanInStateMachine {
     /// downstream requests meanwhile on that thread is asked of the other upstreams at once and
     /// returned from upstream `index`'s `receive(_:)` with the demand the downstream returns.
     @usableFromInline
-    struct Delivery {
+    package struct Delivery {
         @usableFromInline
-        let index: Int
+        package let index: Int
         @usableFromInline
-        let thread: Int
+        package let thread: Int
         @usableFromInline
-        var requested = Subscribers.Demand.none
+        package var requested = Subscribers.Demand.none
 
         @inlinable
-        init(index: Int, thread: Int) {
+        package init(index: Int, thread: Int) {
             self.index = index
             self.thread = thread
         }
     }
 
     @usableFromInline
-    let mode: Mode
+    package let mode: Mode
     @usableFromInline
-    var phase: Phase
+    package var phase: Phase
     /// All the downstream has asked for, for upstreams whose subscription arrives late.
     @usableFromInline
-    var requested = Subscribers.Demand.none
+    package var requested = Subscribers.Demand.none
     @usableFromInline
-    var delivery: Delivery?
+    package var delivery: Delivery?
 
     /// A machine for `count` upstreams; `keepsLatest` false when the operator keeps
     /// `combineLatest`'s values itself.
     @inlinable
-    init(mode: Mode, count: Int, keepsLatest: Bool = true) {
+    package init(mode: Mode, count: Int, keepsLatest: Bool = true) {
         self.mode = mode
         let table = UpstreamTable(count: count, mode: mode, keepsLatest: keepsLatest)
         phase = mode == .zip ? .awaitingSubscription(table) : .subscribed(table)
     }
 
     @inlinable
-    static func inconsistent(_ event: String) -> Never {
+    package static func inconsistent(_ event: String) -> Never {
         preconditionFailure("FanInStateMachine: internal inconsistency: \(event) while modifying")
     }
 
@@ -84,14 +84,14 @@ struct FanInStateMachine {
     /// table itself, so that the values it holds (`combineLatest`'s latest, `zip`'s queues) are
     /// let go after the lock, not under it (their deinit may call back in).
     @usableFromInline
-    struct Termination {
+    package struct Termination {
         @usableFromInline
-        let cancel: [any Subscription]
+        package let cancel: [any Subscription]
         @usableFromInline
-        let released: UpstreamTable
+        package let released: UpstreamTable
 
         @inlinable
-        init(_ table: UpstreamTable) {
+        package init(_ table: UpstreamTable) {
             cancel = table.liveSubscriptions
             released = table
         }
@@ -99,7 +99,7 @@ struct FanInStateMachine {
 
     /// Moves to `terminated`: the live upstream subscriptions to cancel, with the table.
     @inlinable
-    mutating func terminate(_ table: UpstreamTable) -> Termination {
+    package mutating func terminate(_ table: UpstreamTable) -> Termination {
         phase = .terminated
         return Termination(table)
     }
@@ -108,14 +108,14 @@ struct FanInStateMachine {
 
     /// `merge` of no upstreams has handed its subscription downstream: true if it must finish.
     @inlinable
-    mutating func startedEmpty() -> Bool {
+    package mutating func startedEmpty() -> Bool {
         guard case .subscribed(let table) = phase, table.count == 0 else { return false }
         phase = .terminated
         return true
     }
 
     @usableFromInline
-    enum SubscriptionAction {
+    package enum SubscriptionAction {
         case cancel
         /// Ask the upstream for `demand` (nothing if `.none`).
         case request(Subscribers.Demand)
@@ -125,7 +125,7 @@ struct FanInStateMachine {
 
     /// The subscription of upstream `index` arrived.
     @inlinable
-    mutating func receivedSubscription(_ subscription: any Subscription, at index: Int) -> SubscriptionAction {
+    package mutating func receivedSubscription(_ subscription: any Subscription, at index: Int) -> SubscriptionAction {
         switch phase {
         case .awaitingSubscription(var table):
             phase = .modifying
@@ -152,7 +152,7 @@ struct FanInStateMachine {
     /// has sent one, to build the output from; nil for no output. `value` is left holding the
     /// value it replaces, for the caller to let go once it has left the lock.
     @inlinable
-    mutating func receivedLatest(_ value: inout Any, at index: Int) -> [Any]? {
+    package mutating func receivedLatest(_ value: inout Any, at index: Int) -> [Any]? {
         switch phase {
         case .subscribed(var table):
             phase = .modifying
@@ -169,7 +169,7 @@ struct FanInStateMachine {
     /// What becomes of a value of a collection's `combineLatest`, whose operator keeps the
     /// values itself (``LatestValues``).
     @usableFromInline
-    enum KeptValueAction {
+    package enum KeptValueAction {
         /// The operator has ended: drop the value.
         case ignore
         /// Keep it; some upstream has not sent a value yet.
@@ -180,7 +180,7 @@ struct FanInStateMachine {
 
     /// A collection's `combineLatest`: upstream `index` sent a value that the operator keeps.
     @inlinable
-    mutating func receivedKept(at index: Int) -> KeptValueAction {
+    package mutating func receivedKept(at index: Int) -> KeptValueAction {
         switch phase {
         case .subscribed(var table):
             phase = .modifying
@@ -196,24 +196,24 @@ struct FanInStateMachine {
 
     /// What a `zip` value leads to.
     @usableFromInline
-    struct ZipStep {
+    package struct ZipStep {
         /// The values of the tuple this value completed.
         @usableFromInline
-        var tuple: [Any]?
+        package var tuple: [Any]?
         /// Whether this value's thread now delivers a tuple: report with ``deliveredZipped(_:)``.
         @usableFromInline
-        var opensDelivery = false
+        package var opensDelivery = false
         /// No tuple can follow: finish, cancelling these.
         @usableFromInline
-        var finish: Termination?
+        package var finish: Termination?
 
         @inlinable
-        init() {}
+        package init() {}
     }
 
     /// `zip`: upstream `index` sent `value` on `thread`.
     @inlinable
-    mutating func receivedZipped(_ value: Any, at index: Int, thread: Int) -> ZipStep {
+    package mutating func receivedZipped(_ value: Any, at index: Int, thread: Int) -> ZipStep {
         var step = ZipStep()
         switch phase {
         case .subscribed(var table):
@@ -243,20 +243,22 @@ struct FanInStateMachine {
 
     /// What follows a delivered `zip` tuple.
     @usableFromInline
-    struct Replenish {
+    package struct Replenish {
         /// What the completing upstream's `receive(_:)` returns.
         @usableFromInline
-        let returned: Subscribers.Demand
+        package let returned: Subscribers.Demand
         /// Ask every live upstream in `rows` but `except` for `demand`.
         @usableFromInline
-        let rows: [UpstreamTable.Row]
+        package let rows: [UpstreamTable.Row]
         @usableFromInline
-        let except: Int
+        package let except: Int
         @usableFromInline
-        let demand: Subscribers.Demand
+        package let demand: Subscribers.Demand
 
         @inlinable
-        init(returned: Subscribers.Demand, rows: [UpstreamTable.Row] = [], except: Int = -1, demand: Subscribers.Demand = .none) {
+        package init(
+            returned: Subscribers.Demand, rows: [UpstreamTable.Row] = [], except: Int = -1, demand: Subscribers.Demand = .none
+        ) {
             self.returned = returned
             self.rows = rows
             self.except = except
@@ -268,7 +270,7 @@ struct FanInStateMachine {
     /// the demand the downstream returned for the tuple, nil if this thread did not deliver it
     /// (it waits in the outlet).
     @inlinable
-    mutating func deliveredZipped(_ returned: Subscribers.Demand?) -> Replenish {
+    package mutating func deliveredZipped(_ returned: Subscribers.Demand?) -> Replenish {
         guard let delivery else { Self.inconsistent("a zip delivery ended that never began") }
         self.delivery = nil
         guard case .subscribed(let table) = phase else { return Replenish(returned: .none) }
@@ -280,7 +282,7 @@ struct FanInStateMachine {
     }
 
     @usableFromInline
-    enum CompletionAction {
+    package enum CompletionAction {
         case ignore
         /// Send the completion downstream, after the subscription if `handOver`; cancel the
         /// ending's upstreams.
@@ -289,7 +291,7 @@ struct FanInStateMachine {
 
     /// Upstream `index` completed; `failed` for a failure.
     @inlinable
-    mutating func receivedCompletion(at index: Int, failed: Bool) -> CompletionAction {
+    package mutating func receivedCompletion(at index: Int, failed: Bool) -> CompletionAction {
         let handOver: Bool
         var table: UpstreamTable
         switch phase {
@@ -322,7 +324,7 @@ struct FanInStateMachine {
 
     /// What the subscription does with a downstream request.
     @usableFromInline
-    enum RequestAction {
+    package enum RequestAction {
         /// Ask every live upstream in `rows` but number `except` (-1: none) for the demand.
         case ask(rows: [UpstreamTable.Row], except: Int)
         /// Nothing to ask.
@@ -331,7 +333,7 @@ struct FanInStateMachine {
 
     /// The downstream asked for `demand` on `thread`.
     @inlinable
-    mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> RequestAction {
+    package mutating func downstreamRequested(_ demand: Subscribers.Demand, on thread: Int) -> RequestAction {
         switch phase {
         case .subscribed(let table):
             requested += demand
@@ -350,7 +352,7 @@ struct FanInStateMachine {
     /// The downstream cancelled: the live upstream subscriptions to cancel (with the table), nil
     /// if already terminated.
     @inlinable
-    mutating func cancelled() -> Termination? {
+    package mutating func cancelled() -> Termination? {
         switch phase {
         case .awaitingSubscription(let table), .subscribed(let table):
             return terminate(table)

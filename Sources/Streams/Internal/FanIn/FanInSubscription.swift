@@ -21,34 +21,34 @@
 /// Unchecked `Sendable`: `combine` is a closure that is not `Sendable`, and `outlet` is written
 /// once, in `init`, before the subscription is shared.
 @usableFromInline
-final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+package final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    let name: String
+    package let name: String
     @usableFromInline
-    let mode: FanInStateMachine.Mode
+    package let mode: FanInStateMachine.Mode
     /// Builds a tuple from the values of the upstreams in order; nil for `merge`.
     @usableFromInline
-    let combine: (([Any]) -> Downstream.Input)?
+    package let combine: (([Any]) -> Downstream.Input)?
     /// A collection's `combineLatest`: keeps upstream `index`'s latest value itself, typed, so
     /// that a value sets one slot instead of the table's type-erased one, and `combine` hands
     /// on the array it keeps instead of casting every value back (``LatestValues``). Called
     /// under the outlet's lock; returns the value replaced, to be let go after it. Nil for the
     /// other operators.
     @usableFromInline
-    let keep: ((Any, Int) -> Any?)?
+    package let keep: ((Any, Int) -> Any?)?
     /// Whether `keep` is set.
     @usableFromInline
-    let keepsValues: Bool
+    package let keepsValues: Bool
     /// Holds the ``FanInStateMachine`` under its lock. A `var` only because its `onDemand`
     /// captures `self`: written once, in `init`, and only read afterwards.
     @usableFromInline
     @exclusivity(unchecked)
-    var outlet: Outlet<Downstream>!
+    package var outlet: Outlet<Downstream>!
 
     @inlinable
-    init(
+    package init(
         name: String, mode: FanInStateMachine.Mode, count: Int, downstream: Downstream,
         combine: (([Any]) -> Downstream.Input)?, keep: ((Any, Int) -> Any?)? = nil
     ) {
@@ -65,7 +65,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// Subscribes to the upstreams with `subscribeAll`; `merge` and `combineLatest` hand the
     /// subscription downstream first, `zip` when the last upstream subscription arrives.
     @inlinable
-    func start(_ subscribeAll: (FanInSubscription) -> Void) {
+    package func start(_ subscribeAll: (FanInSubscription) -> Void) {
         guard mode != .zip else { return subscribeAll(self) }
         handOver()
         if outlet.state.withLock({ $0.fanIn.startedEmpty() }) {
@@ -77,26 +77,26 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     /// Hands this subscription to the downstream.
     @inlinable
-    func handOver() {
+    package func handOver() {
         guard let downstream = outlet.state.withLock({ $0.downstream }) else { return }
         downstream.receive(subscription: self)
     }
 
     /// Subscribes to `publisher` as upstream number `index` of a `merge`.
     @inlinable
-    func attachMerged<P: Publisher>(_ publisher: P, at index: Int)
+    package func attachMerged<P: Publisher>(_ publisher: P, at index: Int)
     where P.Output == Downstream.Input, P.Failure == Downstream.Failure {
         publisher.receive(subscriber: MergeLink(parent: self, index: index))
     }
 
     /// Subscribes to `publisher` as upstream number `index` of a `combineLatest` or `zip`.
     @inlinable
-    func attach<P: Publisher>(_ publisher: P, at index: Int) where P.Failure == Downstream.Failure {
+    package func attach<P: Publisher>(_ publisher: P, at index: Int) where P.Failure == Downstream.Failure {
         publisher.receive(subscriber: Link<P.Output>(parent: self, index: index))
     }
 
     @inlinable
-    func receive(subscription: any Subscription, at index: Int) {
+    package func receive(subscription: any Subscription, at index: Int) {
         switch outlet.state.withLock({ $0.fanIn.receivedSubscription(subscription, at: index) }) {
         case .cancel:
             subscription.cancel()
@@ -112,7 +112,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// tuples reach the downstream in the order they were made: an older combination is never
     /// delivered after a newer one.
     @inlinable
-    func receiveLatest(_ value: consuming Any, at index: Int) {
+    package func receiveLatest(_ value: consuming Any, at index: Int) {
         // Recording swaps the value in: the one it replaces comes back in `slot` and dies here,
         // after the lock (its deinit may call back in).
         var slot = value
@@ -128,7 +128,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// every `combineLatest` value dearer).
     @inlinable
     @inline(never)
-    func receiveKept(_ value: Any, at index: Int) {
+    package func receiveKept(_ value: Any, at index: Int) {
         // The value this one replaces dies here, after the lock (its deinit may call back in).
         var replaced: Any?
         outlet.send(dropWithoutDemand: true) { fanIn in
@@ -149,7 +149,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// `zip`: queues `value` and sends the tuple it completes; returns the downstream's demand
     /// for that tuple if this call delivered it.
     @inlinable
-    func receiveZipped(_ value: Any, at index: Int) -> Subscribers.Demand {
+    package func receiveZipped(_ value: Any, at index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         var opensDelivery = false
         var finish: FanInStateMachine.Termination?
@@ -177,7 +177,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
+    package func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         let failed = if case .failure = completion { true } else { false }
         let action = outlet.state.withLock { $0.fanIn.receivedCompletion(at: index, failed: failed) }
         guard case let .complete(handOver, ending) = action else { return }
@@ -187,7 +187,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         // As in Combine, `zip` traps on `.none`; `merge` and `combineLatest` accept it, and it
         // changes nothing: it is not passed on to upstreams that may trap on it.
         precondition(demand > 0 || mode != .zip, "API Violation: demand must not be zero")
@@ -200,7 +200,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     /// it returned from `receive(_:)`. While this thread delivers a `zip` tuple, the upstream
     /// that completed it is left out: its `receive(_:)` returns the demand.
     @inlinable
-    func forward(_ demand: Subscribers.Demand) {
+    package func forward(_ demand: Subscribers.Demand) {
         let thread = mode == .zip ? ThreadIdentity.current : ThreadIdentity.none
         guard case .ask(let rows, let except) = outlet.state.withLock({ $0.fanIn.downstreamRequested(demand, on: thread) })
         else { return }
@@ -209,7 +209,7 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
 
     /// Asks every live upstream in `rows` but number `except` for `demand`.
     @inlinable
-    func request(_ demand: Subscribers.Demand, from rows: [UpstreamTable.Row], except: Int) {
+    package func request(_ demand: Subscribers.Demand, from rows: [UpstreamTable.Row], except: Int) {
         guard demand > 0 else { return }
         for index in rows.indices where index != except {
             if case .live(let upstream) = rows[index] { upstream.request(demand) }
@@ -217,90 +217,90 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
     }
 
     @inlinable
-    func cancel() {
+    package func cancel() {
         let ending = outlet.state.withLock { $0.fanIn.cancelled() }
         outlet.cancel()
         for upstream in ending?.cancel ?? [] { upstream.cancel() }
     }
 
     @usableFromInline
-    var description: String { name }
+    package var description: String { name }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    package var customMirror: Mirror { Mirror(self, children: [:]) }
 
     @usableFromInline
-    var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 
     /// Subscribes to one upstream of a `merge`; describes itself as the merge does.
     @usableFromInline
-    struct MergeLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    package struct MergeLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
-        let parent: FanInSubscription
+        package let parent: FanInSubscription
         @usableFromInline
-        let index: Int
+        package let index: Int
         @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+        package let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(parent: FanInSubscription, index: Int) {
+        package init(parent: FanInSubscription, index: Int) {
             self.parent = parent
             self.index = index
         }
 
         @inlinable
-        func receive(subscription: any Subscription) {
+        package func receive(subscription: any Subscription) {
             parent.receive(subscription: subscription, at: index)
         }
 
         @inlinable
-        func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        package func receive(_ input: Downstream.Input) -> Subscribers.Demand {
             parent.outlet.send(input)
             return .none
         }
 
         @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        package func receive(completion: Subscribers.Completion<Downstream.Failure>) {
             parent.receive(completion: completion, at: index)
         }
 
         @usableFromInline
-        var description: String { parent.name }
+        package var description: String { parent.name }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        package var customMirror: Mirror { Mirror(self, children: [:]) }
 
         @usableFromInline
-        var playgroundDescription: Any { description }
+        package var playgroundDescription: Any { description }
     }
 
     /// Subscribes to one upstream of a `combineLatest` or `zip`; describes itself as the
     /// operator does.
     @usableFromInline
-    struct Link<Input>: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    package struct Link<Input>: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
-        typealias Failure = Downstream.Failure
+        package typealias Failure = Downstream.Failure
 
         @usableFromInline
-        let parent: FanInSubscription
+        package let parent: FanInSubscription
         @usableFromInline
-        let index: Int
+        package let index: Int
         @usableFromInline
-        let combineIdentifier = CombineIdentifier()
+        package let combineIdentifier = CombineIdentifier()
 
         @inlinable
-        init(parent: FanInSubscription, index: Int) {
+        package init(parent: FanInSubscription, index: Int) {
             self.parent = parent
             self.index = index
         }
 
         @inlinable
-        func receive(subscription: any Subscription) {
+        package func receive(subscription: any Subscription) {
             parent.receive(subscription: subscription, at: index)
         }
 
         @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
+        package func receive(_ input: Input) -> Subscribers.Demand {
             if parent.mode == .zip { return parent.receiveZipped(input, at: index) }
             if parent.keepsValues {
                 parent.receiveKept(input, at: index)
@@ -311,17 +311,17 @@ final class FanInSubscription<Downstream: Subscriber>: Subscription, CustomStrin
         }
 
         @inlinable
-        func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        package func receive(completion: Subscribers.Completion<Downstream.Failure>) {
             parent.receive(completion: completion, at: index)
         }
 
         @usableFromInline
-        var description: String { parent.name }
+        package var description: String { parent.name }
 
         @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: [:]) }
+        package var customMirror: Mirror { Mirror(self, children: [:]) }
 
         @usableFromInline
-        var playgroundDescription: Any { description }
+        package var playgroundDescription: Any { description }
     }
 }

@@ -13,20 +13,20 @@
 /// latest.combined()   // [1, 2]
 /// ```
 @usableFromInline
-final class LatestValues<Value> {
+package final class LatestValues<Value> {
     /// The values received until every upstream has sent one.
     @usableFromInline
-    var pending: [Value?]
+    package var pending: [Value?]
     /// Every upstream's latest value, once each has sent one.
     @usableFromInline
-    var values: [Value] = []
+    package var values: [Value] = []
     /// Whether `values` holds every upstream's value.
     @usableFromInline
-    var complete = false
+    package var complete = false
 
     /// Room for `count` upstreams, none of which has sent a value.
     @inlinable
-    init(count: Int) {
+    package init(count: Int) {
         pending = Array(repeating: nil, count: count)
     }
 
@@ -34,7 +34,7 @@ final class LatestValues<Value> {
     /// caller to let go once it has left the lock.
     @inlinable
     @discardableResult
-    func keep(_ value: Value, at index: Int) -> Value? {
+    package func keep(_ value: Value, at index: Int) -> Value? {
         var value = value
         if complete {
             swap(&values[index], &value)
@@ -47,7 +47,7 @@ final class LatestValues<Value> {
 
     /// The latest values in the upstreams' order; call only once every upstream has sent one.
     @inlinable
-    func combined() -> [Value] {
+    package func combined() -> [Value] {
         if !complete {
             values = pending.map { $0! }
             pending = []

@@ -21,46 +21,46 @@
 ///
 /// Unchecked `Sendable`: `onDemand` is a closure that is not `Sendable`.
 @usableFromInline
-final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
+package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     @usableFromInline
-    typealias Input = Downstream.Input
+    package typealias Input = Downstream.Input
 
     /// What the lock guards.
     @usableFromInline
-    struct State {
+    package struct State {
         @usableFromInline
-        var downstream: Downstream?
+        package var downstream: Downstream?
         @usableFromInline
-        var demand = Subscribers.Demand.none
+        package var demand = Subscribers.Demand.none
         @usableFromInline
-        var turn = DeliveryTurn()
+        package var turn = DeliveryTurn()
         @usableFromInline
-        var buffer: [Input] = []
+        package var buffer: [Input] = []
         @usableFromInline
-        var bufferHead = 0
+        package var bufferHead = 0
         @usableFromInline
-        var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+        package var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
         /// The state of the fan-in operator the outlet serves.
         @usableFromInline
-        var fanIn: FanInStateMachine
+        package var fanIn: FanInStateMachine
 
         @inlinable
-        init(downstream: Downstream, fanIn: FanInStateMachine) {
+        package init(downstream: Downstream, fanIn: FanInStateMachine) {
             self.downstream = downstream
             self.fanIn = fanIn
         }
 
         @inlinable
-        var bufferedCount: Int { buffer.count - bufferHead }
+        package var bufferedCount: Int { buffer.count - bufferHead }
 
         /// Whether values may still be sent.
         @inlinable
-        var isOpen: Bool { downstream != nil && pendingCompletion == nil }
+        package var isOpen: Bool { downstream != nil && pendingCompletion == nil }
 
         /// Decides what becomes of `value` now that this call holds the turn: delivered at once
         /// if nothing is buffered before it and there is demand, else buffered (or dropped).
         @inlinable
-        mutating func admit(_ value: Input, dropWithoutDemand: Bool) -> SendStep {
+        package mutating func admit(_ value: Input, dropWithoutDemand: Bool) -> SendStep {
             if bufferedCount > 0 || demand == .none {
                 enqueue(value, dropWithoutDemand: dropWithoutDemand)
                 return .drain
@@ -71,7 +71,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
         /// Buffers `value`, or drops it when asked to and no demand is left for it.
         @inlinable
-        mutating func enqueue(_ value: Input, dropWithoutDemand: Bool) {
+        package mutating func enqueue(_ value: Input, dropWithoutDemand: Bool) {
             if !dropWithoutDemand || demand > bufferedCount {
                 buffer.append(value)
             }
@@ -80,7 +80,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         /// Empties the state and hands it out, so that it dies outside the lock, with the
         /// waiters to wake.
         @inlinable
-        mutating func takeAll() -> Remains {
+        package mutating func takeAll() -> Remains {
             defer {
                 downstream = nil
                 buffer = []
@@ -94,7 +94,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
         /// completion goes now if nobody is delivering and nothing is buffered, else it waits
         /// for the drain.
         @inlinable
-        mutating func complete(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompleteAction {
+        package mutating func complete(_ completion: Subscribers.Completion<Downstream.Failure>) -> CompleteAction {
             guard isOpen else { return .none }
             // What a failure discards is handed out, to die outside the lock.
             var discarded: [Input] = []
@@ -115,16 +115,16 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// What ``State/takeAll()`` hands out of the lock: the downstream, what was buffered (to
     /// die outside the lock), and the threads that were waiting for the turn, to be woken.
     @usableFromInline
-    struct Remains {
+    package struct Remains {
         @usableFromInline
-        let downstream: Downstream?
+        package let downstream: Downstream?
         @usableFromInline
-        let rest: Any
+        package let rest: Any
         @usableFromInline
-        let dismissed: ArraySlice<TurnWaiter>
+        package let dismissed: ArraySlice<TurnWaiter>
 
         @inlinable
-        init(downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
+        package init(downstream: Downstream?, rest: Any, dismissed: ArraySlice<TurnWaiter>) {
             self.downstream = downstream
             self.rest = rest
             self.dismissed = dismissed
@@ -133,7 +133,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// What ``complete(_:)`` does once it has left the lock.
     @usableFromInline
-    enum CompleteAction {
+    package enum CompleteAction {
         /// Nothing now: the outlet has ended, or the completion waits for the drain.
         case none
         /// Nothing but let these buffered values (a failure discarded them) die outside the lock;
@@ -145,13 +145,13 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     }
 
     @usableFromInline
-    let state: LockedState<State>
+    package let state: LockedState<State>
 
     @usableFromInline
-    let onDemand: ((Subscribers.Demand) -> Void)?
+    package let onDemand: ((Subscribers.Demand) -> Void)?
 
     @inlinable
-    init(
+    package init(
         downstream: Downstream,
         fanIn: FanInStateMachine,
         onDemand: ((Subscribers.Demand) -> Void)? = nil
@@ -162,7 +162,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// The demand not yet used up by delivered or buffered values.
     @inlinable
-    var unclaimedDemand: Subscribers.Demand {
+    package var unclaimedDemand: Subscribers.Demand {
         state.withLock { $0.demand - $0.bufferedCount }
     }
 
@@ -170,7 +170,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// there is demand, or waits while another thread delivers. With `dropWithoutDemand`, a
     /// value that no demand is left for is dropped instead.
     @inlinable
-    func send(_ value: Input, dropWithoutDemand: Bool = false) {
+    package func send(_ value: Input, dropWithoutDemand: Bool = false) {
         // The same steps as `send(making:)`, spelled out: through a closure they cost flatMap
         // more per value (Docs/Performance.md has the measured cost).
         let thread = ThreadIdentity.current
@@ -210,7 +210,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// upstream's `receive(_:)`); nil when the value was buffered, dropped or not made.
     @inlinable
     @discardableResult
-    func send(
+    package func send(
         dropWithoutDemand: Bool = false, returningDemand: Bool = false,
         making make: (inout FanInStateMachine) -> Input?
     ) -> Subscribers.Demand? {
@@ -247,7 +247,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// What a send does once it has left the lock.
     @usableFromInline
-    enum SendStep {
+    package enum SendStep {
         /// Nothing (more) to do: the turn is not this call's.
         case done
         /// Deliver the value to this downstream, then drain.
@@ -260,7 +260,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Carries out `step` for a value.
     @inlinable
-    func finishSend(_ step: SendStep) {
+    package func finishSend(_ step: SendStep) {
         switch step {
         case let .deliver(downstream, value):
             drain(adding: downstream.receive(value))
@@ -273,14 +273,14 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Completes the downstream once buffered values are out (`.finished`) or next (a failure).
     @inlinable
-    func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    package func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard case .complete(let downstream, _) = state.withLock({ $0.complete(completion) }) else { return }
         downstream.receive(completion: completion)
     }
 
     /// Adds demand and delivers buffered values it allows.
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         let thread = ThreadIdentity.current
         let mustDrain = state.withLock { state in
             guard state.downstream != nil else { return false }
@@ -296,7 +296,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Drops the downstream and everything buffered; threads waiting to deliver give up.
     @inlinable
-    func cancel() {
+    package func cancel() {
         let released = state.withLock { $0.takeAll() }
         for waiter in released.dismissed { waiter.wake() }
         withExtendedLifetime(released) {}
@@ -307,7 +307,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// the turn. `additional` is the demand the downstream returned for the value it was just
     /// given, if any; `reporting` false keeps it from `onDemand` (the caller has taken it).
     @inlinable
-    func drain(adding additional: Subscribers.Demand, reporting: Bool = true) {
+    package func drain(adding additional: Subscribers.Demand, reporting: Bool = true) {
         var additional = additional
         var reporting = reporting
         while true {
@@ -359,7 +359,7 @@ final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// One step of `drain`, decided under the lock and carried out outside it.
     @usableFromInline
-    enum DrainStep {
+    package enum DrainStep {
         /// Deliver a buffered value; the served buffer, if this emptied it, dies outside the lock.
         case deliver(Downstream, Input, [Input]?)
         case complete(Downstream, Subscribers.Completion<Downstream.Failure>, Any, ArraySlice<TurnWaiter>)

@@ -3,26 +3,26 @@
 /// so the timer's block would keep everything it captures (a whole pipeline) for the life of the
 /// process. The block captures this box instead, which lets go of the action once a one-shot
 /// timer has run it, or when a repeating timer is cancelled.
-final class TimerAction: Sendable {
+package final class TimerAction: Sendable {
     /// The action, until it is released.
     private let state: LockedState<PendingAction>
 
-    init(_ action: @escaping () -> Void) {
+    package init(_ action: @escaping () -> Void) {
         state = LockedState(PendingAction(action))
     }
 
     /// Runs the action, if it was not released.
-    func run() {
+    package func run() {
         state.withLock { $0 }.run()
     }
 
     /// Runs the action once and releases it.
-    func runOnce() {
+    package func runOnce() {
         take().run()
     }
 
     /// Releases the action (outside the lock: what it holds may run code when freed).
-    func release() {
+    package func release() {
         withExtendedLifetime(take()) {}
     }
 

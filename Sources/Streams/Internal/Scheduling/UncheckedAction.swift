@@ -2,12 +2,12 @@
 /// threads by design, and Combine's `Scheduler` does not require the work to be `Sendable`.
 @usableFromInline
 // Unchecked: Combine's `Scheduler` runs work on other threads without requiring it to be Sendable.
-struct UncheckedAction: @unchecked Sendable {
+package struct UncheckedAction: @unchecked Sendable {
     @usableFromInline
-    let run: () -> Void
+    package let run: () -> Void
 
     @usableFromInline
-    init(_ run: @escaping () -> Void) {
+    package init(_ run: @escaping () -> Void) {
         self.run = run
     }
 }

@@ -3,14 +3,14 @@
 /// subscription) differ per operator; each answer is a `switch` over this enum, read only on
 /// those edges, never on the value path of a subscribed stage.
 @usableFromInline
-enum StageKind: Sendable {
+package enum StageKind: Sendable {
     case tryMap, tryScan, output, dropWhile, tryDropWhile, encode, decode
     // Combine's filter family: one "producer" inner with stricter rules.
     case tryFilter, tryCompactMap, removeDuplicates, tryRemoveDuplicates, prefixWhile, tryPrefixWhile
 
     /// The name Combine gives this operator's subscription.
     @usableFromInline
-    var description: String {
+    package var description: String {
         switch self {
         case .tryMap: "TryMap"
         case .tryScan: "TryScan"
@@ -31,7 +31,7 @@ enum StageKind: Sendable {
     /// The filter family traps on a value or a completion before the upstream
     /// subscription, and cancels a subscription that arrives after an early `cancel()`.
     @usableFromInline
-    var isFilterFamily: Bool {
+    package var isFilterFamily: Bool {
         switch self {
         case .tryFilter, .tryCompactMap, .removeDuplicates, .tryRemoveDuplicates, .prefixWhile, .tryPrefixWhile: true
         default: false
@@ -40,7 +40,7 @@ enum StageKind: Sendable {
 
     /// Whether `request(.none)` is an API violation (it is forwarded upstream otherwise).
     @usableFromInline
-    var trapsOnZeroDemand: Bool {
+    package var trapsOnZeroDemand: Bool {
         switch self {
         case .dropWhile, .tryDropWhile: true
         default: isFilterFamily
@@ -52,7 +52,7 @@ enum StageKind: Sendable {
     /// `output`, `encode` and `decode` forward such a value to a downstream that has no
     /// subscription yet; Streams does not (a documented difference).
     @usableFromInline
-    var ignoresValuesBeforeSubscription: Bool {
+    package var ignoresValuesBeforeSubscription: Bool {
         switch self {
         case .dropWhile, .tryDropWhile, .output, .encode, .decode: true
         default: false

@@ -16,24 +16,24 @@
 /// through its value witnesses (Docs/Performance.md has the measured cost); it is set exactly
 /// while the phase is `subscribed`.
 @usableFromInline
-struct StageStateMachine<Core: AnyObject> {
+package struct StageStateMachine<Core: AnyObject> {
     @usableFromInline
-    enum Phase {
+    package enum Phase {
         case awaitingSubscription(Core)
         case subscribed(Core)
         case terminated
     }
 
     @usableFromInline
-    var phase: Phase
+    package var phase: Phase
     /// The upstream's subscription, while `subscribed`.
     @usableFromInline
-    var upstream: (any Subscription)?
+    package var upstream: (any Subscription)?
     @usableFromInline
-    let kind: StageKind
+    package let kind: StageKind
 
     @inlinable
-    init(kind: StageKind, core: Core) {
+    package init(kind: StageKind, core: Core) {
         self.kind = kind
         phase = .awaitingSubscription(core)
     }
@@ -41,7 +41,7 @@ struct StageStateMachine<Core: AnyObject> {
     /// The upstream's subscription: the core to hand the stage downstream with, or nil when the
     /// subscription must be cancelled (a second one, or one after the end).
     @inlinable
-    mutating func receiveSubscription(_ subscription: any Subscription) -> Core? {
+    package mutating func receiveSubscription(_ subscription: any Subscription) -> Core? {
         guard case .awaitingSubscription(let core) = phase else { return nil }
         phase = .subscribed(core)
         upstream = subscription
@@ -50,18 +50,18 @@ struct StageStateMachine<Core: AnyObject> {
 
     /// The core a value goes through, while subscribed: the value path reads only this.
     @inlinable
-    var subscribedCore: Core? {
+    package var subscribedCore: Core? {
         if case .subscribed(let core) = phase { core } else { nil }
     }
 
     /// The core while the upstream subscription is awaited.
     @inlinable
-    var waitingCore: Core? {
+    package var waitingCore: Core? {
         if case .awaitingSubscription(let core) = phase { core } else { nil }
     }
 
     @usableFromInline
-    enum CompletionAction {
+    package enum CompletionAction {
         /// Send the completion through this core; the stage has ended.
         case forward(Core)
         case ignore
@@ -70,7 +70,7 @@ struct StageStateMachine<Core: AnyObject> {
     }
 
     @inlinable
-    mutating func receiveCompletion() -> CompletionAction {
+    package mutating func receiveCompletion() -> CompletionAction {
         switch phase {
         case .awaitingSubscription:
             return kind.isFilterFamily ? .trap : .ignore
@@ -85,7 +85,7 @@ struct StageStateMachine<Core: AnyObject> {
 
     /// What the subscription does when its stage ends on its own.
     @usableFromInline
-    enum EndAction {
+    package enum EndAction {
         /// Cancel `upstream`, then send the completion through `core`.
         case complete(upstream: any Subscription, core: Core)
         /// Already ended: nothing.
@@ -94,7 +94,7 @@ struct StageStateMachine<Core: AnyObject> {
 
     /// The stage ends on its own (its step finished or failed), unless it has already ended.
     @inlinable
-    mutating func end() -> EndAction {
+    package mutating func end() -> EndAction {
         guard case .subscribed(let core) = phase, let upstream else { return .none }
         phase = .terminated
         self.upstream = nil
@@ -102,7 +102,7 @@ struct StageStateMachine<Core: AnyObject> {
     }
 
     @usableFromInline
-    enum RequestAction {
+    package enum RequestAction {
         case forward(any Subscription)
         case ignore
         /// A request before the subscription was sent, where Combine traps (the filter family).
@@ -110,7 +110,7 @@ struct StageStateMachine<Core: AnyObject> {
     }
 
     @inlinable
-    func request() -> RequestAction {
+    package func request() -> RequestAction {
         switch phase {
         case .awaitingSubscription:
             return kind.isFilterFamily ? .trap : .ignore
@@ -124,7 +124,7 @@ struct StageStateMachine<Core: AnyObject> {
     /// What the subscription does with a downstream cancel; the core let go of is released
     /// outside the lock.
     @usableFromInline
-    enum CancelAction {
+    package enum CancelAction {
         /// Cancel the upstream, then release the core.
         case cancelUpstream(any Subscription, released: Core)
         /// Release the core (ended before the upstream subscription arrived).
@@ -135,7 +135,7 @@ struct StageStateMachine<Core: AnyObject> {
 
     /// A downstream cancel.
     @inlinable
-    mutating func cancel() -> CancelAction {
+    package mutating func cancel() -> CancelAction {
         switch phase {
         case .awaitingSubscription(let core):
             guard kind.isFilterFamily else { return .none }

@@ -1,6 +1,6 @@
 /// What a one-in, at-most-one-out operator does with one upstream value.
 @usableFromInline
-enum StageStep<Output, Failure: Error> {
+package enum StageStep<Output, Failure: Error> {
     /// Send `Output` downstream.
     case emit(Output)
     /// Send nothing, and ask upstream for one more value instead.

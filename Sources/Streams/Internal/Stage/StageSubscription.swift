@@ -14,25 +14,26 @@
 /// Unchecked `Sendable`: `mirroredState` is a closure that is not `Sendable` (it reads what
 /// `step` captures, for the mirror).
 @usableFromInline
-final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+package final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
     @usableFromInline
-    typealias Step = (Input) -> StageStep<Downstream.Input, Downstream.Failure>
+    package typealias Step = (Input) -> StageStep<Downstream.Input, Downstream.Failure>
 
     /// What the stage holds while it is live, in one object: handing a class reference out of
     /// the lock costs a retain, where handing out a closure of generic type would allocate.
     @usableFromInline
-    final class Core {
+    package final class Core {
         @usableFromInline
-        let downstream: Downstream
+        package let downstream: Downstream
         @usableFromInline
-        let step: Step
+        package let step: Step
         @usableFromInline
-        let mapFailure: (UpstreamFailure) -> Downstream.Failure
+        package let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
         @inlinable
-        init(downstream: Downstream, step: @escaping Step, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure) {
+        package init(downstream: Downstream, step: @escaping Step, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure)
+        {
             self.downstream = downstream
             self.step = step
             self.mapFailure = mapFailure
@@ -41,15 +42,15 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     /// Read outside the lock on the edges; the machine keeps its own copy.
     @usableFromInline
-    let kind: StageKind
+    package let kind: StageKind
     /// Reads the operator's running state (`last`, `result`) for the mirror.
     @usableFromInline
-    let mirroredState: (() -> Any)?
+    package let mirroredState: (() -> Any)?
     @usableFromInline
-    let state: LockedState<StageStateMachine<Core>>
+    package let state: LockedState<StageStateMachine<Core>>
 
     @inlinable
-    init(
+    package init(
         kind: StageKind,
         downstream: Downstream,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
@@ -63,7 +64,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         guard let core = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
             return
@@ -72,7 +73,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         guard let core = state.withLock({ $0.subscribedCore }) else { return receiveBeforeSubscription(input) }
         return process(input, with: core)
     }
@@ -81,7 +82,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     /// per operator (see ``StageKind``).
     @inlinable
     @inline(never)
-    func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
+    package func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
         guard let core = state.withLock({ $0.waitingCore }) else { return .none }
         precondition(!kind.isFilterFamily, "Invalid state: Received value before receiving subscription")
         if kind.ignoresValuesBeforeSubscription { return .none }
@@ -90,7 +91,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     @inlinable
     @inline(__always)
-    func process(_ input: Input, with core: Core) -> Subscribers.Demand {
+    package func process(_ input: Input, with core: Core) -> Subscribers.Demand {
         switch core.step(input) {
         case .emit(let output):
             return core.downstream.receive(output)
@@ -108,7 +109,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         switch state.withLock({ $0.receiveCompletion() }) {
         case .forward(let core):
             core.downstream.receive(completion: completion.mapError(core.mapFailure))
@@ -121,14 +122,14 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
 
     /// Cancels upstream and sends `completion`, unless already terminated.
     @inlinable
-    func end(with completion: Subscribers.Completion<Downstream.Failure>) {
+    package func end(with completion: Subscribers.Completion<Downstream.Failure>) {
         guard case .complete(let upstream, let core) = state.withLock({ $0.end() }) else { return }
         upstream.cancel()
         core.downstream.receive(completion: completion)
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0 || !kind.trapsOnZeroDemand, "API Violation: demand must not be zero")
         switch state.withLock({ $0.request() }) {
         case .forward(let upstream):
@@ -141,7 +142,7 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @inlinable
-    func cancel() {
+    package func cancel() {
         // The core is handed out of the lock so that what it holds is released outside it.
         switch state.withLock({ $0.cancel() }) {
         case .cancelUpstream(let upstream, let released):
@@ -155,10 +156,10 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @usableFromInline
-    var description: String { kind.description }
+    package var description: String { kind.description }
 
     @usableFromInline
-    var customMirror: Mirror {
+    package var customMirror: Mirror {
         let (core, upstream) = state.withLock { ($0.subscribedCore ?? $0.waitingCore, $0.upstream) }
         let (downstream, finished) = (core?.downstream, core == nil)
         // The operator's own value as it keeps it (`last` is an `Output?`, `result` an `Output`),
@@ -182,5 +183,5 @@ final class StageSubscription<Input, UpstreamFailure: Error, Downstream: Subscri
     }
 
     @usableFromInline
-    var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }

@@ -4,12 +4,12 @@
 /// handing it out of a lock costs one retain instead of a copy that retains every reference the
 /// chain holds.
 @usableFromInline
-final class Box<Value> {
+package final class Box<Value> {
     @usableFromInline
-    let value: Value
+    package let value: Value
 
     @inlinable
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 }

@@ -3,23 +3,23 @@
 ///
 /// Not generic, so that handing it out on the per-value path costs no value-witness calls.
 @usableFromInline
-struct ChildrenEnding {
+package struct ChildrenEnding {
     /// The downstream's owner, to send the completion to; nil when the thread delivering to the
     /// downstream sends it.
     @usableFromInline
-    let resources: AnyObject?
+    package let resources: AnyObject?
     /// Subscriptions to cancel.
     @usableFromInline
-    let cancel: [any Subscription]
+    package let cancel: [any Subscription]
     /// Threads that waited to deliver, to be woken (without the turn).
     @usableFromInline
-    let dismissed: ArraySlice<TurnWaiter>
+    package let dismissed: ArraySlice<TurnWaiter>
     /// Whatever else was held (buffered values, subscriptions), released with this value.
     @usableFromInline
-    let released: Any
+    package let released: Any
 
     @inlinable
-    init(resources: AnyObject?, cancel: [any Subscription], dismissed: ArraySlice<TurnWaiter> = [], released: Any) {
+    package init(resources: AnyObject?, cancel: [any Subscription], dismissed: ArraySlice<TurnWaiter> = [], released: Any) {
         self.resources = resources
         self.cancel = cancel
         self.dismissed = dismissed
@@ -28,7 +28,7 @@ struct ChildrenEnding {
 
     /// Cancels, then wakes the dismissed threads.
     @inlinable
-    func cancelAndWake() {
+    package func cancelAndWake() {
         for subscription in cancel { subscription.cancel() }
         for waiter in dismissed { waiter.wake() }
     }

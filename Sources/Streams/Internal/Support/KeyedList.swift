@@ -21,45 +21,45 @@
 /// list.remove(first)   // "a"; list.elements is now ["", "b"]
 /// ```
 @usableFromInline
-struct KeyedList<Element> {
+package struct KeyedList<Element> {
     /// The elements in the order they were added; removed ones are `placeholder`.
     @usableFromInline
-    var elements: ContiguousArray<Element> = []
+    package var elements: ContiguousArray<Element> = []
     /// The key of each element of ``elements``, increasing, or its bitwise complement (a
     /// negative number) once the element was removed.
     @usableFromInline
-    var keys: ContiguousArray<Int> = []
+    package var keys: ContiguousArray<Int> = []
     /// What stands for a removed element.
     @usableFromInline
-    let placeholder: Element
+    package let placeholder: Element
     /// The key the next ``append(_:)`` gives.
     @usableFromInline
-    var nextKey = 0
+    package var nextKey = 0
     /// How many elements have not been removed.
     @usableFromInline
-    var count = 0
+    package var count = 0
     /// The work removals have cost so far, counted so that tests can check how it grows with
     /// the number of elements: the keys ``remove(_:)`` looked at to find its own...
     @usableFromInline
-    var removalProbes = 0
+    package var removalProbes = 0
     /// ... and the elements it moved or dropped to get rid of removed ones.
     @usableFromInline
-    var removalMoves = 0
+    package var removalMoves = 0
 
     /// Below this many elements, removed ones are left until the list empties or grows.
     @inlinable
-    static var compactionThreshold: Int { 16 }
+    package static var compactionThreshold: Int { 16 }
 
     /// An empty list whose removed elements are replaced by `placeholder`.
     @inlinable
-    init(placeholder: Element) {
+    package init(placeholder: Element) {
         self.placeholder = placeholder
     }
 
     /// Adds `element` after every other; returns its key.
     @inlinable
     @discardableResult
-    mutating func append(_ element: Element) -> Int {
+    package mutating func append(_ element: Element) -> Int {
         let key = nextKey
         nextKey += 1
         elements.append(element)
@@ -71,7 +71,7 @@ struct KeyedList<Element> {
     /// Removes and returns the element under `key`; nil if there is none (never added, or
     /// removed already).
     @inlinable
-    mutating func remove(_ key: Int) -> Element? {
+    package mutating func remove(_ key: Int) -> Element? {
         var low = 0
         var high = keys.count
         while low < high {
@@ -101,7 +101,7 @@ struct KeyedList<Element> {
 
     /// Moves the remaining elements to the front, in order, and drops the removed ones.
     @inlinable
-    mutating func compact() {
+    package mutating func compact() {
         var kept = 0
         for index in keys.indices where keys[index] >= 0 {
             if index != kept {
@@ -117,7 +117,7 @@ struct KeyedList<Element> {
 
     /// Empties the list and returns its elements, placeholders included; keys keep increasing.
     @inlinable
-    mutating func removeAll() -> ContiguousArray<Element> {
+    package mutating func removeAll() -> ContiguousArray<Element> {
         count = 0
         keys = []
         defer { elements = [] }

@@ -35,9 +35,9 @@ import Synchronization
 package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     #if STREAMS_TSAN
     @usableFromInline
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    package let mutex: UnsafeMutablePointer<pthread_mutex_t>
     @usableFromInline
-    let value: UnsafeMutablePointer<State>
+    package let value: UnsafeMutablePointer<State>
 
     /// Guards `initial` from now on.
     @inlinable
@@ -70,18 +70,18 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     /// The state as the mutex holds it: `Sendable` without checking, since it is reached only
     /// under the lock.
     @usableFromInline
-    struct Guarded: @unchecked Sendable {
+    package struct Guarded: @unchecked Sendable {
         @usableFromInline
-        var state: State
+        package var state: State
 
         @inlinable
-        init(_ state: consuming State) {
+        package init(_ state: consuming State) {
             self.state = state
         }
     }
 
     @usableFromInline
-    let mutex: Mutex<Guarded>
+    package let mutex: Mutex<Guarded>
 
     /// Guards `initial` from now on.
     @inlinable

@@ -13,27 +13,27 @@
 /// state.withLock { $0.take() }.run()   // does nothing
 /// ```
 @usableFromInline
-struct PendingAction {
+package struct PendingAction {
     /// The action, until it is taken.
     @usableFromInline
-    var action: (() -> Void)?
+    package var action: (() -> Void)?
 
     /// Keeps `action` until it is taken.
     @inlinable
-    init(_ action: (() -> Void)?) {
+    package init(_ action: (() -> Void)?) {
         self.action = action
     }
 
     /// Empties this one and returns what it held.
     @inlinable
-    mutating func take() -> PendingAction {
+    package mutating func take() -> PendingAction {
         defer { action = nil }
         return self
     }
 
     /// Runs the action, if there is one.
     @inlinable
-    func run() {
+    package func run() {
         action?()
     }
 }

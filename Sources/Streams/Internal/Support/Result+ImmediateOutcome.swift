@@ -7,7 +7,7 @@ extension Result {
     /// // 1, then finished
     /// ```
     @inlinable
-    func replay<Value>(value: (Value) -> Void, completion: (Subscribers.Completion<Failure>) -> Void)
+    package func replay<Value>(value: (Value) -> Void, completion: (Subscribers.Completion<Failure>) -> Void)
     where Success == Value? {
         switch self {
         case .success(let output):

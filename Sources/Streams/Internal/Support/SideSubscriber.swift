@@ -10,7 +10,7 @@
 /// trigger.receive(subscriber: SideSubscriber(parent: mySubscription))
 /// ```
 @usableFromInline
-protocol SideSubscriberParent: AnyObject {
+package protocol SideSubscriberParent: AnyObject {
     /// What the second publisher sends.
     associatedtype SideInput
     /// How the second publisher fails.
@@ -27,45 +27,45 @@ protocol SideSubscriberParent: AnyObject {
 /// parent's, and so are the description, mirror and playground description where the parent
 /// has them (and only there: the parent of `prefix(untilOutputFrom:)` has none).
 @usableFromInline
-struct SideSubscriber<Parent: SideSubscriberParent>: Subscriber {
+package struct SideSubscriber<Parent: SideSubscriberParent>: Subscriber {
     @usableFromInline
-    let parent: Parent
+    package let parent: Parent
 
     @inlinable
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
+    package var combineIdentifier: CombineIdentifier { CombineIdentifier(parent) }
 
     @inlinable
-    init(parent: Parent) {
+    package init(parent: Parent) {
         self.parent = parent
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         parent.receiveSide(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Parent.SideInput) -> Subscribers.Demand {
+    package func receive(_ input: Parent.SideInput) -> Subscribers.Demand {
         parent.receiveSide(input)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Parent.SideFailure>) {
+    package func receive(completion: Subscribers.Completion<Parent.SideFailure>) {
         parent.receiveSide(completion: completion)
     }
 }
 
 extension SideSubscriber: CustomStringConvertible where Parent: CustomStringConvertible {
     @inlinable
-    var description: String { parent.description }
+    package var description: String { parent.description }
 }
 
 extension SideSubscriber: CustomReflectable where Parent: CustomReflectable {
     @inlinable
-    var customMirror: Mirror { parent.customMirror }
+    package var customMirror: Mirror { parent.customMirror }
 }
 
 extension SideSubscriber: CustomPlaygroundDisplayConvertible where Parent: CustomPlaygroundDisplayConvertible {
     @inlinable
-    var playgroundDescription: Any { parent.playgroundDescription }
+    package var playgroundDescription: Any { parent.playgroundDescription }
 }

@@ -3,7 +3,7 @@
 /// Operators keep one of these under their lock: it makes a second subscription, events after a
 /// completion and a cancel racing with a completion each harmless.
 @usableFromInline
-enum SubscriptionStatus {
+package enum SubscriptionStatus {
     /// No subscription has arrived yet.
     case awaitingSubscription
     /// Subscribed to `upstream`.
@@ -13,7 +13,7 @@ enum SubscriptionStatus {
 
     /// The upstream subscription, when subscribed.
     @inlinable
-    var subscription: (any Subscription)? {
+    package var subscription: (any Subscription)? {
         if case .subscribed(let subscription) = self { subscription } else { nil }
     }
 }
@@ -25,13 +25,13 @@ extension SubscriptionStatus {
 
     /// Cancels the upstream subscription, when subscribed.
     @inlinable
-    func cancel() {
+    package func cancel() {
         if case .subscribed(let subscription) = self { subscription.cancel() }
     }
 
     /// Asks the upstream subscription for `demand`, when subscribed.
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         if case .subscribed(let subscription) = self { subscription.request(demand) }
     }
 }

@@ -117,7 +117,7 @@ extension WeakSubject: UpstreamKeepingSubject {
     /// Hands `subscription` to the subject, if it is still there (otherwise cancels it); the key
     /// is the subject's, when it can forget a subscription.
     @inlinable
-    func keep(upstream subscription: any Subscription) -> Int? {
+    package func keep(upstream subscription: any Subscription) -> Int? {
         guard let subject else {
             subscription.cancel()
             return nil
@@ -130,7 +130,7 @@ extension WeakSubject: UpstreamKeepingSubject {
     }
 
     @inlinable
-    func forget(upstream key: Int) {
+    package func forget(upstream key: Int) {
         (subject as? any UpstreamKeepingSubject)?.forget(upstream: key)
     }
 }

@@ -5,73 +5,73 @@
 /// each attempt; attempts run one at a time, and each of these is touched only by the attempt or
 /// the decision in progress (the subscription's lock orders them).
 @usableFromInline
-final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribePolicy {
+package final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: ResubscribePolicy {
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    package typealias Failure = Upstream.Failure
 
     @usableFromInline
-    let configuration: Publishers.RetryWhen<Upstream, Context>
+    package let configuration: Publishers.RetryWhen<Upstream, Context>
     /// When the first attempt was made (with `transient`: the first after the last value), for
     /// `maxElapsed`.
     @usableFromInline
-    var firstSubscription: Context.SchedulerTimeType
+    package var firstSubscription: Context.SchedulerTimeType
     // Touched only by the attempt or the decision in progress.
     @usableFromInline
-    var random: any RandomNumberGenerator
+    package var random: any RandomNumberGenerator
     @usableFromInline
-    var previousDelay: Duration?
+    package var previousDelay: Duration?
     /// The attempts made so far.
     @usableFromInline
-    var attempts = 0
+    package var attempts = 0
     /// The attempts made before the count started again (`transient`): retry `n` follows
     /// attempt `retryBase + n`.
     @usableFromInline
-    var retryBase = 0
+    package var retryBase = 0
     /// The tokens the last decision to retry took from the budget.
     @usableFromInline
-    var lastCost = 0
+    package var lastCost = 0
     /// When the running attempt started on the scheduler's time line, while events are observed.
     @usableFromInline
-    var attemptStart: Duration?
+    package var attemptStart: Duration?
 
     @inlinable
-    init(configuration: Publishers.RetryWhen<Upstream, Context>) {
+    package init(configuration: Publishers.RetryWhen<Upstream, Context>) {
         self.configuration = configuration
         firstSubscription = configuration.scheduler.now
         random = configuration.makeRandom()
     }
 
     @inlinable
-    static var name: String { "RetryWhen" }
+    package static var name: String { "RetryWhen" }
 
     @inlinable
-    var budget: RetryBudget? { configuration.budget }
+    package var budget: RetryBudget? { configuration.budget }
 
     /// The scheduler's interval for `duration`, clamped.
     @inlinable
-    static func stride(_ duration: Duration) -> Context.SchedulerTimeType.Stride {
+    package static func stride(_ duration: Duration) -> Context.SchedulerTimeType.Stride {
         .nanoseconds(Int(clamping: duration.nanoseconds))
     }
 
     /// Where the scheduler's clock stands on its time line, when its time type has one.
     @inlinable
-    var timelineNow: Duration? {
-        (configuration.scheduler.now as? any TimelineInstant)?.timelineOffset
+    package var timelineNow: Duration? {
+        configuration.observer?.timelineOffset(configuration.scheduler.now)
     }
 
     @inlinable
-    func attemptStarted() -> Bool {
+    package func attemptStarted() -> Bool {
         attempts += 1
-        guard configuration.events.isObserved else { return false }
+        guard let observer = configuration.observer else { return false }
         attemptStart = timelineNow
-        configuration.events.emit(.attemptStarted(attempt: attempts))
+        observer.emit(.attemptStarted(attempt: attempts))
         return true
     }
 
     /// Refills the budget; with `transient`, the next failure is again followed by retry 1,
     /// with the backoff and `maxElapsed` starting over.
     @inlinable
-    func attemptSucceeded() {
+    package func attemptSucceeded() {
         configuration.budget?.recordSuccess()
         guard configuration.transient else { return }
         retryBase = attempts - 1
@@ -80,16 +80,16 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
     }
 
     @inlinable
-    func attemptEnded(failure: Failure?) {
-        guard configuration.events.isObserved else { return }
+    package func attemptEnded(failure: Failure?) {
+        guard let observer = configuration.observer else { return }
         var duration: Duration?
         if let start = attemptStart, let end = timelineNow { duration = end - start }
-        configuration.events.emit(.attemptEnded(attempt: attempts, duration: duration, error: failure))
+        observer.emit(.attemptEnded(attempt: attempts, duration: duration, error: failure))
     }
 
     @inlinable
-    func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {
-        configuration.events.emit(.retryGaveUp(reason: reason, attempts: attempts, error: error))
+    package func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {
+        configuration.observer?.emit(.retryGaveUp(reason: reason, attempts: attempts, error: error))
         guard let onGiveUp = configuration.onGiveUp else { return }
         onGiveUp(RetryReport(reason: reason, attempts: attempts, error: error))
     }
@@ -97,7 +97,7 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
     /// Why a retry refused by `when` or by its hint is not made: a circuit's refusal and a
     /// passed deadline are told as such.
     @inlinable
-    static func reason(for error: Failure, otherwise reason: RetryGiveUpReason) -> RetryGiveUpReason {
+    package static func reason(for error: Failure, otherwise reason: RetryGiveUpReason) -> RetryGiveUpReason {
         switch ResilienceErrorKind.of(error) {
         case .circuitOpen: .circuitOpen
         case .deadline: .deadline
@@ -111,11 +111,11 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
     /// pays for it (a timeout costs more). Once `when` has answered, nothing more is done if the
     /// stream was cancelled meanwhile (by `when` itself, or on another thread).
     @inlinable
-    func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
+    package func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
         -> ResubscribeDecision
     where Target.Failure == Failure {
         // An observer was told the attempt's end: a cancel meanwhile stops the decision.
-        if configuration.events.isObserved, !target.mayProceed(afterFailureOf: attempt) { return .stop }
+        if configuration.observer != nil, !target.mayProceed(afterFailureOf: attempt) { return .stop }
         guard configuration.shouldRetry(error) else { return .giveUp(Self.reason(for: error, otherwise: .notRetryable)) }
         guard target.mayProceed(afterFailureOf: attempt) else { return .stop }
         let retry = attempt - retryBase
@@ -144,7 +144,7 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
 
     /// A decision to wait that the stream no longer wants gives its budget tokens back.
     @inlinable
-    func dropped(_ decision: ResubscribeDecision) {
+    package func dropped(_ decision: ResubscribeDecision) {
         if case .wait = decision { configuration.budget?.refund(lastCost) }
     }
 
@@ -153,11 +153,13 @@ final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>: Resubsc
     /// because that is the form of `schedule` that returns a `Cancellable`: cancelling the stream
     /// removes the wait from the scheduler at once.
     @inlinable
-    func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
+    package func startWait<Target: ResubscribeWaitTarget>(
+        after error: Failure, attempt: Int, delay: Duration, waking target: Target
+    )
     where Target.Failure == Failure {
         let retry = attempt - retryBase
-        if configuration.events.isObserved {
-            configuration.events.emit(.retryScheduled(retry: retry, delay: delay, error: error))
+        if let observer = configuration.observer {
+            observer.emit(.retryScheduled(retry: retry, delay: delay, error: error))
             guard target.mayProceed(afterFailureOf: attempt) else { return }
         }
         if let onRetry = configuration.onRetry {

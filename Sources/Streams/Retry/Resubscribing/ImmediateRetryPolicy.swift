@@ -1,20 +1,20 @@
 /// The policy of `retry(_:)`: every failure is retried at once, up to `retries` times (`nil`:
 /// forever).
 @usableFromInline
-struct ImmediateRetryPolicy<Failure: Error>: ResubscribePolicy {
+package struct ImmediateRetryPolicy<Failure: Error>: ResubscribePolicy {
     @usableFromInline
-    let retries: Int?
+    package let retries: Int?
 
     @inlinable
-    init(retries: Int?) {
+    package init(retries: Int?) {
         self.retries = retries
     }
 
     @inlinable
-    static var name: String { "Retry" }
+    package static var name: String { "Retry" }
 
     @inlinable
-    func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
+    package func decide<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, checking target: Target)
         -> ResubscribeDecision
     where Target.Failure == Failure {
         guard let retries else { return .now }
@@ -22,7 +22,9 @@ struct ImmediateRetryPolicy<Failure: Error>: ResubscribePolicy {
     }
 
     @inlinable
-    func startWait<Target: ResubscribeWaitTarget>(after error: Failure, attempt: Int, delay: Duration, waking target: Target)
+    package func startWait<Target: ResubscribeWaitTarget>(
+        after error: Failure, attempt: Int, delay: Duration, waking target: Target
+    )
     where Target.Failure == Failure {
         preconditionFailure("retry(_:): internal inconsistency: asked to wait, but never waits")
     }

@@ -1,6 +1,6 @@
 /// A ``ResubscribePolicy``'s answer to a failed attempt.
 @usableFromInline
-enum ResubscribeDecision {
+package enum ResubscribeDecision {
     /// Deliver the failure downstream, for this reason.
     case giveUp(RetryGiveUpReason)
     /// The stream was cancelled while deciding (the target said so): do nothing more.

@@ -8,7 +8,7 @@
 /// (``ResubscribeWaitTarget/mayProceed(afterFailureOf:)``) whether the stream still wants it, so
 /// that after a cancel nothing new begins.
 @usableFromInline
-protocol ResubscribePolicy {
+package protocol ResubscribePolicy {
     associatedtype Failure: Error
 
     /// The subscription's description: the operator's name.
@@ -55,20 +55,20 @@ protocol ResubscribePolicy {
 
 extension ResubscribePolicy {
     @inlinable
-    var budget: RetryBudget? { nil }
+    package var budget: RetryBudget? { nil }
 
     @inlinable
-    func attemptStarted() -> Bool { false }
+    package func attemptStarted() -> Bool { false }
 
     @inlinable
-    func attemptSucceeded() { budget?.recordSuccess() }
+    package func attemptSucceeded() { budget?.recordSuccess() }
 
     @inlinable
-    func attemptEnded(failure: Failure?) {}
+    package func attemptEnded(failure: Failure?) {}
 
     @inlinable
-    func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {}
+    package func gaveUp(reason: RetryGiveUpReason, error: Failure, attempt: Int) {}
 
     @inlinable
-    func dropped(_ decision: ResubscribeDecision) {}
+    package func dropped(_ decision: ResubscribeDecision) {}
 }

@@ -2,7 +2,7 @@
 /// waits. Every call names the attempt whose failure the decision or wait follows, so that a late
 /// report of an earlier wait is ignored.
 @usableFromInline
-protocol ResubscribeWaitTarget<Failure>: AnyObject {
+package protocol ResubscribeWaitTarget<Failure>: AnyObject {
     associatedtype Failure: Error
 
     /// Asked by the policy just before each further call out (user code, the scheduler, a

@@ -28,12 +28,12 @@
 /// their type): an upstream calls the subscription through the `Subscriber` protocol, so its
 /// code runs unspecialised, and there every use of a generic type costs a metadata lookup.
 @usableFromInline
-struct ResubscribingStateMachine {
+package struct ResubscribingStateMachine {
     @usableFromInline
-    typealias Resources = AnyObject
+    package typealias Resources = AnyObject
 
     @usableFromInline
-    enum Phase {
+    package enum Phase {
         /// Made; the upstream has not been subscribed yet.
         case idle
         /// Attempt `number` is subscribed, or about to be; `upstream` once its subscription has
@@ -49,7 +49,7 @@ struct ResubscribingStateMachine {
 
     /// Whether a thread is inside the upstream's `receive(subscriber:)`.
     @usableFromInline
-    enum Loop {
+    package enum Loop {
         case idle
         case subscribing
         /// Subscribing, and the upstream must be subscribed once more when that call returns.
@@ -57,36 +57,36 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
-    var phase = Phase.idle
+    package var phase = Phase.idle
     @usableFromInline
-    var loop = Loop.idle
+    package var loop = Loop.idle
     /// Requested by the downstream and not yet delivered.
     @usableFromInline
-    var demand = Subscribers.Demand.none
+    package var demand = Subscribers.Demand.none
     @usableFromInline
-    var sentSubscription = false
+    package var sentSubscription = false
     /// Held until terminated.
     @usableFromInline
-    var resources: Resources?
+    package var resources: Resources?
 
     @inlinable
-    init(resources: Resources) {
+    package init(resources: Resources) {
         self.resources = resources
     }
 
     /// Everything the machine let go of when it terminated, to be used or released outside the
     /// lock.
     @usableFromInline
-    struct Remains {
+    package struct Remains {
         @usableFromInline
-        let resources: Resources?
+        package let resources: Resources?
         @usableFromInline
-        let upstream: (any Subscription)?
+        package let upstream: (any Subscription)?
         @usableFromInline
-        let wait: (any Cancellable)?
+        package let wait: (any Cancellable)?
 
         @inlinable
-        init(resources: Resources?, upstream: (any Subscription)?, wait: (any Cancellable)?) {
+        package init(resources: Resources?, upstream: (any Subscription)?, wait: (any Cancellable)?) {
             self.resources = resources
             self.upstream = upstream
             self.wait = wait
@@ -95,7 +95,7 @@ struct ResubscribingStateMachine {
 
     /// Moves to `terminated`, handing out what was held.
     @inlinable
-    mutating func terminate() -> Remains {
+    package mutating func terminate() -> Remains {
         var upstream: (any Subscription)?
         var wait: (any Cancellable)?
         switch phase {
@@ -111,7 +111,7 @@ struct ResubscribingStateMachine {
     /// Moves to attempt `number`: the resources to subscribe with, unless the thread already
     /// subscribing will do it.
     @inlinable
-    mutating func beginAttempt(_ number: Int) -> Resources? {
+    package mutating func beginAttempt(_ number: Int) -> Resources? {
         phase = .attempting(number: number, upstream: nil, succeeded: false)
         switch loop {
         case .idle:
@@ -125,7 +125,7 @@ struct ResubscribingStateMachine {
 
     /// Whether the stream has terminated (completed or cancelled).
     @inlinable
-    var isTerminated: Bool {
+    package var isTerminated: Bool {
         if case .terminated = phase { return true }
         return false
     }
@@ -134,7 +134,7 @@ struct ResubscribingStateMachine {
 
     /// The first attempt: the resources to subscribe with.
     @inlinable
-    mutating func start() -> Resources? {
+    package mutating func start() -> Resources? {
         switch phase {
         case .idle:
             return beginAttempt(1)
@@ -148,7 +148,7 @@ struct ResubscribingStateMachine {
     /// The upstream's `receive(subscriber:)` returned: the resources to subscribe with again, if
     /// a new attempt came due meanwhile.
     @inlinable
-    mutating func subscribeReturned() -> Resources? {
+    package mutating func subscribeReturned() -> Resources? {
         switch loop {
         case .subscribingAgain:
             if case .terminated = phase {
@@ -167,7 +167,7 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
-    enum SubscriptionAction {
+    package enum SubscriptionAction {
         case cancel
         /// Hand the subscription to the downstream (first attempt), then request `demand` upstream.
         case handOver(Resources, request: Subscribers.Demand)
@@ -176,7 +176,7 @@ struct ResubscribingStateMachine {
 
     /// An upstream subscription arrived.
     @inlinable
-    mutating func receivedSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+    package mutating func receivedSubscription(_ subscription: any Subscription) -> SubscriptionAction {
         guard case .attempting(let number, nil, let succeeded) = phase, let resources else { return .cancel }
         phase = .attempting(number: number, upstream: subscription, succeeded: succeeded)
         if sentSubscription { return .request(demand) }
@@ -185,7 +185,7 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
-    enum ValueAction {
+    package enum ValueAction {
         case ignore
         /// Nothing is outstanding: trap, as Combine does.
         case withoutDemand
@@ -195,7 +195,7 @@ struct ResubscribingStateMachine {
 
     /// The upstream sent a value.
     @inlinable
-    mutating func receivedValue() -> ValueAction {
+    package mutating func receivedValue() -> ValueAction {
         switch phase {
         case .attempting(let number, let upstream, let succeeded):
             guard demand > 0 else { return .withoutDemand }
@@ -216,12 +216,12 @@ struct ResubscribingStateMachine {
 
     /// The downstream returned `additional` for a value: the subscription to request it from.
     @inlinable
-    mutating func deliveredValue(_ additional: Subscribers.Demand) -> (any Subscription)? {
+    package mutating func deliveredValue(_ additional: Subscribers.Demand) -> (any Subscription)? {
         request(additional)
     }
 
     @usableFromInline
-    enum CompletionAction {
+    package enum CompletionAction {
         case ignore
         /// Deliver `.finished`; `firstSuccess` if the attempt had not delivered a value.
         case finish(Remains, firstSuccess: Bool)
@@ -232,7 +232,7 @@ struct ResubscribingStateMachine {
 
     /// The upstream completed; `finished` unless it failed.
     @inlinable
-    mutating func receivedCompletion(finished: Bool) -> CompletionAction {
+    package mutating func receivedCompletion(finished: Bool) -> CompletionAction {
         guard case .attempting(let number, let upstream, let succeeded) = phase else { return .ignore }
         if finished { return .finish(terminate(), firstSuccess: !succeeded) }
         guard let resources else {
@@ -243,7 +243,7 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
-    enum ProceedAction {
+    package enum ProceedAction {
         case proceed
         /// Cancelled: call nothing more.
         case cancelled
@@ -252,7 +252,7 @@ struct ResubscribingStateMachine {
     /// The policy is about to call out again while deciding about, or starting the wait after,
     /// the failure of attempt `attempt`.
     @inlinable
-    mutating func mayProceed(afterFailureOf attempt: Int) -> ProceedAction {
+    package mutating func mayProceed(afterFailureOf attempt: Int) -> ProceedAction {
         switch phase {
         case .deciding(attempt), .waiting(attempt, nil):
             return .proceed
@@ -264,7 +264,7 @@ struct ResubscribingStateMachine {
     }
 
     @usableFromInline
-    enum DecidedAction {
+    package enum DecidedAction {
         /// The subscribing thread will subscribe again.
         case nothing
         /// Cancelled while deciding: the decision is dropped.
@@ -278,7 +278,7 @@ struct ResubscribingStateMachine {
 
     /// The policy decided about the failure being decided on.
     @inlinable
-    mutating func decided(_ decision: ResubscribeDecision) -> DecidedAction {
+    package mutating func decided(_ decision: ResubscribeDecision) -> DecidedAction {
         guard case .deciding(let number) = phase else {
             guard case .terminated = phase else {
                 preconditionFailure("ResubscribingStateMachine: internal inconsistency: a decision arrived with none in progress")
@@ -301,14 +301,14 @@ struct ResubscribingStateMachine {
 
     /// What cancels the wait after `attempt` is known: false when it is no longer wanted.
     @inlinable
-    mutating func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
+    package mutating func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
         guard case .waiting(attempt, nil) = phase else { return false }
         phase = .waiting(number: attempt, wait: wait)
         return true
     }
 
     @usableFromInline
-    enum WaitEndedAction {
+    package enum WaitEndedAction {
         case ignore
         /// Cancel `wait` (it may repeat), then, if `subscribes`, report ``willSubscribe()`` and
         /// subscribe.
@@ -317,13 +317,13 @@ struct ResubscribingStateMachine {
 
     /// The wait after `attempt` is over.
     @inlinable
-    mutating func waitEnded(attempt: Int) -> WaitEndedAction {
+    package mutating func waitEnded(attempt: Int) -> WaitEndedAction {
         guard case .waiting(attempt, let wait) = phase else { return .ignore }
         return .resubscribe(wait: wait, subscribes: beginAttempt(attempt + 1) != nil)
     }
 
     @usableFromInline
-    enum SubscribeAction {
+    package enum SubscribeAction {
         case subscribe(Resources)
         /// Cancelled since the attempt began: subscribe to nothing.
         case cancelled
@@ -331,7 +331,7 @@ struct ResubscribingStateMachine {
 
     /// The thread whose turn it is to subscribe (``waitEnded(attempt:)`` said so) is about to.
     @inlinable
-    mutating func willSubscribe() -> SubscribeAction {
+    package mutating func willSubscribe() -> SubscribeAction {
         guard case .attempting(_, nil, _) = phase, let resources else {
             guard case .terminated = phase else {
                 preconditionFailure(
@@ -345,14 +345,14 @@ struct ResubscribingStateMachine {
 
     /// The wait after `attempt` ended without its signal: give up.
     @inlinable
-    mutating func waitAbandoned(attempt: Int) -> Remains? {
+    package mutating func waitAbandoned(attempt: Int) -> Remains? {
         guard case .waiting(attempt, _) = phase else { return nil }
         return terminate()
     }
 
     /// The downstream requested `demand` (`.none` is accepted): the subscription to forward it to.
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+    package mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
         if case .terminated = phase { return nil }
         self.demand += demand
         guard case .attempting(_, let upstream, _) = phase else { return nil }
@@ -361,7 +361,7 @@ struct ResubscribingStateMachine {
 
     /// The downstream cancelled: what to cancel and release, unless already terminated.
     @inlinable
-    mutating func cancel() -> Remains? {
+    package mutating func cancel() -> Remains? {
         if case .terminated = phase { return nil }
         return terminate()
     }

@@ -13,22 +13,22 @@
 /// by the machine just before it, so that once `cancel()` has returned at most a call already
 /// cleared on another thread still runs, and nothing begins after it.
 @usableFromInline
-final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
+package final class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber, Policy: ResubscribePolicy>:
     Subscription, Subscriber, ResubscribeWaitTarget,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, Policy.Failure == Upstream.Failure {
     @usableFromInline
-    typealias Input = Upstream.Output
+    package typealias Input = Upstream.Output
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    package typealias Failure = Upstream.Failure
     @usableFromInline
-    typealias Resources = ResubscribingResources<Upstream, Downstream, Policy>
+    package typealias Resources = ResubscribingResources<Upstream, Downstream, Policy>
 
     @usableFromInline
-    let state: LockedState<ResubscribingStateMachine>
+    package let state: LockedState<ResubscribingStateMachine>
 
     @inlinable
-    init(upstream: Upstream, policy: Policy, downstream: Downstream) {
+    package init(upstream: Upstream, policy: Policy, downstream: Downstream) {
         state = LockedState(
             ResubscribingStateMachine(resources: Resources(upstream: upstream, downstream: downstream, policy: policy)))
     }
@@ -36,20 +36,20 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// The machine's resources, which are always this subscription's.
     @inlinable
     @inline(__always)
-    func typed(_ resources: AnyObject) -> Resources {
+    package func typed(_ resources: AnyObject) -> Resources {
         unsafeDowncast(resources, to: Resources.self)
     }
 
     /// Makes the first attempt.
     @inlinable
-    func start() {
+    package func start() {
         guard let resources = state.withLock({ $0.start() }) else { return }
         subscribe(with: typed(resources))
     }
 
     /// Subscribes to the upstream, again for as long as a new attempt comes due during the call.
     @inlinable
-    func subscribe(with resources: Resources) {
+    package func subscribe(with resources: Resources) {
         var next: Resources? = resources
         while let resources = next {
             // After a call out, a cancel meanwhile means the attempt is not made.
@@ -63,7 +63,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: Subscriber (the upstream's side)
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
         switch state.withLock({ $0.receivedSubscription(subscription) }) {
         case .cancel:
             subscription.cancel()
@@ -76,7 +76,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
         switch state.withLock({ $0.receivedValue() }) {
         case .ignore:
             return .none
@@ -94,7 +94,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
         let finished: Bool
         if case .finished = completion { finished = true } else { finished = false }
         switch state.withLock({ $0.receivedCompletion(finished: finished) }) {
@@ -115,7 +115,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     /// Asks the policy about the failure `error` of attempt `attempt` and does what it says.
     @inlinable
-    func decide(after error: Failure, attempt: Int, resources: Resources) {
+    package func decide(after error: Failure, attempt: Int, resources: Resources) {
         let decision = resources.policy.decide(after: error, attempt: attempt, checking: self)
         switch state.withLock({ $0.decided(decision) }) {
         case .nothing:
@@ -138,7 +138,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: ResubscribeWaitTarget
 
     @inlinable
-    func mayProceed(afterFailureOf attempt: Int) -> Bool {
+    package func mayProceed(afterFailureOf attempt: Int) -> Bool {
         switch state.withLock({ $0.mayProceed(afterFailureOf: attempt) }) {
         case .proceed: true
         case .cancelled: false
@@ -146,7 +146,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
+    package func waitStarted(_ wait: any Cancellable, attempt: Int) -> Bool {
         guard state.withLock({ $0.waitStarted(wait, attempt: attempt) }) else {
             wait.cancel()
             return false
@@ -155,7 +155,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func waitEnded(attempt: Int) {
+    package func waitEnded(attempt: Int) {
         guard case .resubscribe(let wait, let subscribes) = state.withLock({ $0.waitEnded(attempt: attempt) })
         else { return }
         wait?.cancel()
@@ -164,7 +164,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     }
 
     @inlinable
-    func waitAbandoned(attempt: Int, error: Failure) {
+    package func waitAbandoned(attempt: Int, error: Failure) {
         guard let remains = state.withLock({ $0.waitAbandoned(attempt: attempt) }) else { return }
         remains.resources.map(typed)?.downstream.receive(completion: .failure(error))
     }
@@ -172,24 +172,24 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     // MARK: Subscription (the downstream's side)
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    package func request(_ demand: Subscribers.Demand) {
         guard let upstream = state.withLock({ $0.request(demand) }), demand > 0 else { return }
         upstream.request(demand)
     }
 
     @inlinable
-    func cancel() {
+    package func cancel() {
         guard let remains = state.withLock({ $0.cancel() }) else { return }
         remains.wait?.cancel()
         remains.upstream?.cancel()
     }
 
     @usableFromInline
-    var description: String { Policy.name }
+    package var description: String { Policy.name }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: []) }
+    package var customMirror: Mirror { Mirror(self, children: []) }
 
     @usableFromInline
-    var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
 }

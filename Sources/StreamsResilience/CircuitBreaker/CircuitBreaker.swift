@@ -1,0 +1,127 @@
+import Streams
+
+/// A circuit breaker that many pipelines share: when too many calls to a dependency fail, it
+/// opens and refuses calls for a while, so that a failing service gets room to recover instead
+/// of a flood of doomed requests, and callers fail fast instead of waiting on timeouts.
+///
+/// - **Closed**, calls go through and their outcomes are sampled over a window (the last
+///   30 seconds, or the last N calls). When at least `minimumThroughput` calls are in the window
+///   and the share that failed reaches `failureRatio`, the circuit opens.
+/// - **Open**, calls fail at once with ``CircuitOpenError``, whose `Retry-After` hint is the
+///   time left, for `breakDuration` (growing with each failed probe if you ask for it).
+/// - **Half-open**, once the break is over, the next `halfOpenProbes` calls go through as
+///   probes: if they all succeed the circuit closes, at the first failure it opens again. Other
+///   calls meanwhile fail fast.
+/// - **Isolated**, opened by hand with ``isolate()``, until ``reset()``.
+///
+/// The break ends when the next call arrives: ``currentState`` stays `.open` until then.
+/// The defaults are Polly v8's (see ``Configuration``). Time is read from the scheduler of each
+/// pipeline that uses the breaker; share one breaker only between pipelines whose schedulers are
+/// of one kind. Every method is thread-safe; the state is kept behind one lock, and observers
+/// are called outside it, one transition at a time, in order.
+///
+/// ```swift
+/// let breaker = CircuitBreaker()   // share one per backend
+/// let user = api.user(id)
+///     .circuitBreaker(breaker, scheduler: DispatchQueue.main)
+///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
+/// ```
+public final class CircuitBreaker: Sendable {
+    /// When the breaker opens, for how long, and how it closes again.
+    public let configuration: Configuration
+    /// Told each change of state and each refusal.
+    public let events: ResilienceEvents
+
+    let state: LockedState<CircuitBreakerStateMachine>
+    private let subject: CurrentValueSubject<CircuitState, Never>
+
+    /// Makes a closed breaker that tells `events` its changes of state and its refusals. A value
+    /// of `configuration` out of range stops the program.
+    ///
+    /// ```swift
+    /// let breaker = CircuitBreaker(.init(failureRatio: 0.5, window: .count(20), minimumThroughput: 10))
+    /// ```
+    public init(_ configuration: Configuration = Configuration(), events: ResilienceEvents = .none) {
+        configuration.validate()
+        self.configuration = configuration
+        self.events = events
+        state = LockedState(CircuitBreakerStateMachine(configuration: configuration))
+        subject = CurrentValueSubject(.closed)
+    }
+
+    /// The state now. An open circuit whose break is over reads `.open` until the next call
+    /// arrives and becomes its probe.
+    ///
+    /// ```swift
+    /// if breaker.currentState == .open { showOfflineBanner() }
+    /// ```
+    public var currentState: CircuitState {
+        state.withLock { $0.state }
+    }
+
+    /// The state, then every change of it, in order. Observers are called outside the breaker's
+    /// lock, on the thread that made the change.
+    ///
+    /// ```swift
+    /// let logging = breaker.statePublisher.sink { log("circuit is \($0)") }
+    /// ```
+    public var statePublisher: AnyPublisher<CircuitState, Never> {
+        subject.eraseToAnyPublisher()
+    }
+
+    /// Opens the circuit by hand, until ``reset()``: every call fails fast with a
+    /// ``CircuitOpenError`` that is not retryable.
+    ///
+    /// ```swift
+    /// breaker.isolate()   // maintenance: stop calling the backend
+    /// ```
+    public func isolate() {
+        if case .notify = state.withLock({ $0.isolate() }) { deliverStates() }
+    }
+
+    /// Closes the circuit by hand, forgetting the sampled outcomes and any growth of the break.
+    ///
+    /// ```swift
+    /// breaker.reset()
+    /// ```
+    public func reset() {
+        if case .notify = state.withLock({ $0.reset() }) { deliverStates() }
+    }
+
+    /// Asks to let a call through at `now`: its ticket, or the refusal.
+    @usableFromInline
+    func acquire(at now: Duration) -> CircuitBreakerStateMachine.AcquireAction {
+        let action = state.withLock { $0.acquire(at: now) }
+        switch action {
+        case .permitAndNotify: deliverStates()
+        case .reject(let refusal): events.emit(.circuitRejected(refusal))
+        case .permit: break
+        }
+        return action
+    }
+
+    /// The call of `ticket` ended at `now`; `failed`: with an error that counts.
+    @usableFromInline
+    func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration) {
+        if case .notify = state.withLock({ $0.record(ticket, failed: failed, at: now) }) { deliverStates() }
+    }
+
+    /// The call of `ticket` was cancelled before its outcome.
+    @usableFromInline
+    func release(_ ticket: CircuitTicket) {
+        state.withLock { $0.release(ticket) }
+    }
+
+    /// Delivers the queued states, unless another caller is already delivering them (it will
+    /// deliver these too).
+    private func deliverStates() {
+        var action = state.withLock { $0.beginDrain() }
+        while case .deliver(let states) = action {
+            for next in states {
+                events.emit(.circuitStateChanged(next))
+                subject.send(next)
+            }
+            action = state.withLock { $0.continueDrain() }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Streams
+
+/// The state of a ``CircuitBreaker``: a value with no lock and no callouts. Each event updates it
+/// and returns what the breaker must do once the lock is released.
+///
+/// Phases:
+/// - `closed`: every call is admitted; each outcome goes into the window, and a failure that
+///   brings the window to `minimumThroughput` calls or more with a failure ratio at or above
+///   `failureRatio` → `open`.
+/// - `open(until)`: calls are refused with the time left; the first call at or after `until`
+///   → `halfOpen` and is its first probe.
+/// - `halfOpen(admitted, succeeded)`: up to `halfOpenProbes` probes are admitted, others refused;
+///   a failed probe → `open` with a longer break (if it grows), all probes succeeded → `closed`
+///   with an empty window. A cancelled probe gives its place back.
+/// - `isolated`: every call is refused until `reset`.
+///
+/// Every transition starts a new period (`generation`); the outcome of a call admitted in an
+/// earlier period is not counted. Each transition queues the new state for the observers; one
+/// caller at a time delivers the queue (`draining`), in order, outside the lock.
+@usableFromInline
+struct CircuitBreakerStateMachine {
+    enum Phase {
+        case closed
+        case open(until: Duration)
+        case halfOpen(admitted: Int, succeeded: Int)
+        case isolated
+    }
+
+    /// What the breaker does with a call that asks to go through.
+    @usableFromInline
+    enum AcquireAction {
+        /// Let the call through.
+        case permit(CircuitTicket)
+        /// Let the call through as the first probe of the half-open circuit; tell the observers.
+        case permitAndNotify(CircuitTicket)
+        /// Refuse the call.
+        case reject(CircuitOpenError)
+    }
+
+    /// Whether an event changed the state, which the observers must then be told.
+    enum TransitionAction {
+        case none
+        case notify
+    }
+
+    /// What the caller who asked to deliver the queued states must deliver.
+    enum DrainAction {
+        case deliver([CircuitState])
+        case none
+    }
+
+    let configuration: CircuitBreaker.Configuration
+    var phase = Phase.closed
+    var generation: UInt64 = 0
+    var window: FailureWindow
+    /// Openings since the circuit last closed, for the growing break.
+    var openings = 0
+    /// States not yet delivered to the observers, oldest first.
+    var queued: [CircuitState] = []
+    /// Whether a caller is delivering `queued`.
+    var draining = false
+
+    init(configuration: CircuitBreaker.Configuration) {
+        self.configuration = configuration
+        window = FailureWindow(configuration.window)
+    }
+
+    var state: CircuitState {
+        switch phase {
+        case .closed: .closed
+        case .open: .open
+        case .halfOpen: .halfOpen
+        case .isolated: .isolated
+        }
+    }
+
+    /// A call asks to go through at `now`.
+    mutating func acquire(at now: Duration) -> AcquireAction {
+        switch phase {
+        case .closed:
+            return .permit(CircuitTicket(generation: generation, isProbe: false, start: now))
+        case .open(let until):
+            guard now >= until else { return .reject(CircuitOpenError(state: .open, retryAfter: until - now)) }
+            transition(to: .halfOpen(admitted: 1, succeeded: 0))
+            return .permitAndNotify(CircuitTicket(generation: generation, isProbe: true, start: now))
+        case .halfOpen(let admitted, let succeeded):
+            guard admitted < configuration.halfOpenProbes else {
+                return .reject(CircuitOpenError(state: .halfOpen, retryAfter: nil))
+            }
+            phase = .halfOpen(admitted: admitted + 1, succeeded: succeeded)
+            return .permit(CircuitTicket(generation: generation, isProbe: true, start: now))
+        case .isolated:
+            return .reject(CircuitOpenError(state: .isolated, retryAfter: nil))
+        }
+    }
+
+    /// The call of `ticket` ended at `now`; `failed`: it failed with a counted error.
+    mutating func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration) -> TransitionAction {
+        guard ticket.generation == generation else { return .none }
+        var failed = failed
+        if let threshold = configuration.slowCallThreshold, now - ticket.start >= threshold { failed = true }
+        switch phase {
+        case .closed:
+            window.record(failed: failed, at: now)
+            guard failed else { return .none }
+            let totals = window.totals(at: now)
+            guard totals.calls >= configuration.minimumThroughput,
+                Double(totals.failures) >= configuration.failureRatio * Double(totals.calls)
+            else { return .none }
+            open(at: now)
+            return .notify
+        case .halfOpen(let admitted, let succeeded):
+            guard ticket.isProbe else { return .none }
+            if failed {
+                open(at: now)
+                return .notify
+            }
+            guard succeeded + 1 >= configuration.halfOpenProbes else {
+                phase = .halfOpen(admitted: admitted, succeeded: succeeded + 1)
+                return .none
+            }
+            close()
+            return .notify
+        case .open, .isolated:
+            return .none
+        }
+    }
+
+    /// The call of `ticket` was cancelled before its outcome: a probe gives its place back.
+    mutating func release(_ ticket: CircuitTicket) {
+        guard ticket.isProbe, ticket.generation == generation, case .halfOpen(let admitted, let succeeded) = phase else {
+            return
+        }
+        phase = .halfOpen(admitted: admitted - 1, succeeded: succeeded)
+    }
+
+    /// Opened by hand: refuse every call until `reset`.
+    mutating func isolate() -> TransitionAction {
+        if case .isolated = phase { return .none }
+        transition(to: .isolated)
+        return .notify
+    }
+
+    /// Closed by hand, with an empty window and the break back to its first length.
+    mutating func reset() -> TransitionAction {
+        if case .closed = phase {
+            window.clear()
+            openings = 0
+            return .none
+        }
+        close()
+        return .notify
+    }
+
+    /// The time left before a call can go through, at `now`: zero unless open.
+    func timeLeft(at now: Duration) -> Duration {
+        guard case .open(let until) = phase, until > now else { return .zero }
+        return until - now
+    }
+
+    /// A caller offers to deliver the queued states: the first batch if nobody else delivers.
+    mutating func beginDrain() -> DrainAction {
+        guard !draining, !queued.isEmpty else { return .none }
+        draining = true
+        defer { queued.removeAll(keepingCapacity: true) }
+        return .deliver(queued)
+    }
+
+    /// The delivering caller has delivered its batch: the next one, or none (it stops).
+    mutating func continueDrain() -> DrainAction {
+        guard !queued.isEmpty else {
+            draining = false
+            return .none
+        }
+        defer { queued.removeAll(keepingCapacity: true) }
+        return .deliver(queued)
+    }
+
+    private mutating func open(at now: Duration) {
+        openings += 1
+        transition(to: .open(until: now + configuration.breakDuration(afterOpenings: openings)))
+    }
+
+    private mutating func close() {
+        openings = 0
+        window.clear()
+        transition(to: .closed)
+    }
+
+    private mutating func transition(to next: Phase) {
+        phase = next
+        generation &+= 1
+        queued.append(state)
+    }
+}

@@ -1,0 +1,74 @@
+import Streams
+
+/// A concurrency limiter (a bulkhead) that many pipelines share: at most `maxConcurrent`
+/// subscriptions run at once; up to `maxQueued` more wait for a permit, oldest first; others
+/// fail at once with ``ResilienceError/limiterRejected(_:)``.
+///
+/// A subscription holds its permit until it completes or is cancelled. Cancelling a waiting
+/// subscription takes it out of the queue at once. The defaults are Polly v8's concurrency
+/// limiter: 1000 permits and no queue. Every method is thread-safe; the state is kept behind one
+/// lock.
+///
+/// ```swift
+/// let images = ConcurrencyLimiter(maxConcurrent: 4, maxQueued: 100)   // share one per backend
+/// let thumbnail = api.thumbnail(id).concurrencyLimiter(images)
+/// ```
+public final class ConcurrencyLimiter: Sendable {
+    /// The most subscriptions that run at once.
+    public let maxConcurrent: Int
+    /// The most subscriptions that wait for a permit.
+    public let maxQueued: Int
+    /// Told each refusal.
+    public let events: ResilienceEvents
+
+    let state: LockedState<ConcurrencyLimiterStateMachine>
+
+    /// Makes a limiter with every permit free, that tells `events` its refusals. `maxConcurrent`
+    /// must be positive and `maxQueued` not negative.
+    ///
+    /// ```swift
+    /// let limiter = ConcurrencyLimiter(maxConcurrent: 10)
+    /// ```
+    public init(maxConcurrent: Int = 1000, maxQueued: Int = 0, events: ResilienceEvents = .none) {
+        precondition(maxConcurrent >= 1, "ConcurrencyLimiter requires maxConcurrent >= 1, got \(maxConcurrent)")
+        precondition(maxQueued >= 0, "ConcurrencyLimiter requires maxQueued >= 0, got \(maxQueued)")
+        self.maxConcurrent = maxConcurrent
+        self.maxQueued = maxQueued
+        self.events = events
+        state = LockedState(ConcurrencyLimiterStateMachine(maxConcurrent: maxConcurrent, maxQueued: maxQueued))
+    }
+
+    /// The permits taken now.
+    ///
+    /// ```swift
+    /// metrics.gauge("bulkhead.in_use", limiter.inUse)
+    /// ```
+    public var inUse: Int { state.withLock { $0.inUse } }
+
+    /// The subscriptions waiting for a permit now.
+    ///
+    /// ```swift
+    /// metrics.gauge("bulkhead.queued", limiter.queued)
+    /// ```
+    public var queued: Int { state.withLock { $0.queue.count } }
+
+    @usableFromInline
+    func acquire(_ waiter: any GateWaiter) -> ConcurrencyLimiterStateMachine.AcquireAction {
+        let action = state.withLock { $0.acquire(waiter) }
+        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+        return action
+    }
+}
+
+extension ConcurrencyLimiter: SubscriptionGate {
+    /// A call ended: its permit goes to the oldest waiting call, or back.
+    @usableFromInline
+    func release() {
+        if case .wake(let waiter) = state.withLock({ $0.release() }) { waiter.gateOpened() }
+    }
+
+    @usableFromInline
+    func abandon(_ waiter: ObjectIdentifier) {
+        state.withLock { $0.abandon(waiter) }
+    }
+}

@@ -1,0 +1,122 @@
+import Streams
+
+extension Publisher {
+    /// Guards each subscription with every stage of `pipeline`'s policy, in the standard order
+    /// (limiters, total timeout, retry, hedging, circuit breaker, attempt timeout, outermost
+    /// first), drawing from the pipeline's shared breaker, budget and limiters.
+    ///
+    /// The stream fails with ``ResilienceError``: `.upstream(error)` for the upstream's own
+    /// failure (the last one, unchanged, when the retry gives up), or the error of the stage that
+    /// stopped it. The downstream sees one subscription; cancelling it at any time cancels
+    /// whatever is in progress (a wait for a permit, an attempt, a retry's wait) and gives back
+    /// every permit.
+    ///
+    /// ```swift
+    /// let registry = ResilienceRegistry(policy: .standardHTTP)
+    /// let user = Deferred { api.user(id) }
+    ///     .resilient(registry.pipeline(for: "api.example.com"), scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func resilient<S: Scheduler>(_ pipeline: ResiliencePipeline, scheduler: S) -> Publishers.Resilient<Self, S>
+    where S.SchedulerTimeType: TimelineInstant {
+        Publishers.Resilient(upstream: self, pipeline: pipeline, scheduler: scheduler)
+    }
+
+    /// `resilient(_:scheduler:)` with a pipeline of its own, made now from `policy`: every
+    /// subscription to the returned publisher shares its breaker, budget and limiters, and no
+    /// other publisher does. To share them between publishers (one per host, say), make a
+    /// ``ResiliencePipeline`` or use a ``ResilienceRegistry``.
+    ///
+    /// ```swift
+    /// let prices = Deferred { api.prices() }.resilient(.standardHTTP, scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func resilient<S: Scheduler>(
+        _ policy: ResiliencePolicy, events: ResilienceEvents = .none, scheduler: S
+    ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
+        Publishers.Resilient(upstream: self, pipeline: ResiliencePipeline(policy, events: events), scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// A publisher guarded by every stage of a ``ResiliencePipeline``, as
+    /// `resilient(_:scheduler:)` describes.
+    ///
+    /// ```swift
+    /// let guarded = request.resilient(pipeline, scheduler: DispatchQueue.main)   // a Resilient
+    /// ```
+    public struct Resilient<Upstream: Publisher, Context: Scheduler>: Publisher
+    where Context.SchedulerTimeType: TimelineInstant {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure, or the error of the stage that stopped the call.
+        public typealias Failure = ResilienceError<Upstream.Failure>
+
+        /// The publisher guarded; each attempt subscribes to it again.
+        public let upstream: Upstream
+        /// The stages and the shared objects they use.
+        public let pipeline: ResiliencePipeline
+        /// Where time is read, and waits and retries are scheduled.
+        public let scheduler: Context
+
+        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:)`.
+        ///
+        /// ```swift
+        /// let guarded = Publishers.Resilient(upstream: request, pipeline: pipeline, scheduler: DispatchQueue.main)
+        /// ```
+        public init(upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context) {
+            self.upstream = upstream
+            self.pipeline = pipeline
+            self.scheduler = scheduler
+        }
+
+        /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
+        /// out to the limiters.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            stages().receive(subscriber: subscriber)
+        }
+
+        /// The whole stack of stages over the upstream, for one subscription.
+        func stages() -> AnyPublisher<Output, Failure> {
+            let policy = pipeline.policy
+            let events = pipeline.events
+            var stack = upstream.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
+            if let timeout = policy.attemptTimeout {
+                stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events).eraseToAnyPublisher()
+            }
+            if let breaker = pipeline.circuitBreaker {
+                let failures = policy.circuitBreakerFailures
+                stack = stack.circuitBreaker(
+                    breaker, when: { failures.contains($0.resolveCategory()) }, scheduler: scheduler
+                ).eraseToAnyPublisher()
+            }
+            if let hedging = policy.hedging {
+                stack = hedging.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
+            }
+            if let retry = policy.retry {
+                let retryOn = retry.retryOn
+                let onGiveUp = policy.onRetryGiveUp.map { hook in
+                    { (report: RetryReport<Failure>) in
+                        hook(RetryReport(reason: report.reason, attempts: report.attempts, error: report.error))
+                    }
+                }
+                stack = stack.retry(
+                    retry.maxRetries, when: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+                    retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
+                    transient: retry.transient, scheduler: scheduler, random: AnyRandom(pipeline.makeRandom()),
+                    events: events, onGiveUp: onGiveUp
+                ).eraseToAnyPublisher()
+            }
+            if let total = policy.totalTimeout {
+                stack = stack.deadline(total, scheduler: scheduler, events: events).eraseToAnyPublisher()
+            }
+            if let limiter = pipeline.concurrencyLimiter {
+                stack = stack.concurrencyLimiter(limiter).eraseToAnyPublisher()
+            }
+            if let limiter = pipeline.rateLimiter {
+                stack = stack.rateLimiter(limiter, scheduler: scheduler).eraseToAnyPublisher()
+            }
+            return stack
+        }
+    }
+}

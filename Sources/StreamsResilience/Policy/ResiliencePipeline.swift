@@ -1,0 +1,75 @@
+import Streams
+
+/// A ``ResiliencePolicy`` made real for one dependency: the policy, and the objects its callers
+/// share (the circuit breaker, the retry budget, the limiters), made once from it.
+///
+/// Every publisher guarded with `resilient(_:scheduler:)` by the same pipeline draws from the
+/// same breaker, budget and limiters, so a pipeline stands for one backend (one host, say): a
+/// ``ResilienceRegistry`` makes them lazily per key. Time is read from the scheduler of each
+/// pipeline that uses it; use one pipeline only with schedulers of one kind. Thread-safe.
+///
+/// ```swift
+/// let payments = ResiliencePipeline(.standardHTTP, events: ResilienceEvents { log($0) })
+/// let charge = Deferred { api.charge(order) }.resilient(payments, scheduler: DispatchQueue.main)
+/// if payments.circuitBreaker?.currentState == .open { showOfflineBanner() }
+/// ```
+public final class ResiliencePipeline: Sendable {
+    /// The stages and their settings.
+    public let policy: ResiliencePolicy
+    /// Told what every stage does.
+    public let events: ResilienceEvents
+    /// The shared concurrency limiter, when the policy has one.
+    public let concurrencyLimiter: ConcurrencyLimiter?
+    /// The shared rate limiter, when the policy has one.
+    public let rateLimiter: RateLimiter?
+    /// The shared circuit breaker, when the policy has one.
+    public let circuitBreaker: CircuitBreaker?
+    /// The shared retry budget, when the policy's retry has one.
+    public let retryBudget: RetryBudget?
+
+    /// The seeded source of each subscription's jitter seed, when the policy has a seed.
+    private let seeds: LockedState<SeededRandomNumberGenerator?>
+
+    /// Makes the shared objects of `policy`, each telling `events` what it does. A setting out of
+    /// range stops the program, as the object it makes would.
+    ///
+    /// ```swift
+    /// let pipeline = ResiliencePipeline(.standardHTTP)
+    /// ```
+    public init(_ policy: ResiliencePolicy, events: ResilienceEvents = .none) {
+        self.policy = policy
+        self.events = events
+        concurrencyLimiter = policy.concurrencyLimit.map {
+            ConcurrencyLimiter(maxConcurrent: $0.maxConcurrent, maxQueued: $0.maxQueued, events: events)
+        }
+        rateLimiter = policy.rateLimit.map {
+            RateLimiter(permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, events: events)
+        }
+        circuitBreaker = policy.circuitBreaker.map { CircuitBreaker($0, events: events) }
+        retryBudget = policy.retry?.budget.map {
+            RetryBudget(
+                capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost, successRefill: $0.successRefill)
+        }
+        seeds = LockedState(policy.jitterSeed.map { SeededRandomNumberGenerator(seed: $0) })
+        if let retry = policy.retry {
+            precondition(
+                retry.maxRetries >= 0, "ResiliencePolicy requires a retry count of zero or more, got \(retry.maxRetries)")
+        }
+        if let totalTimeout = policy.totalTimeout {
+            precondition(totalTimeout >= .zero, "ResiliencePolicy requires a total timeout of zero or more, got \(totalTimeout)")
+        }
+        if let attemptTimeout = policy.attemptTimeout {
+            precondition(
+                attemptTimeout >= .zero, "ResiliencePolicy requires an attempt timeout of zero or more, got \(attemptTimeout)")
+        }
+    }
+
+    /// The jitter generator of one subscription: seeded from the pipeline's own sequence when the
+    /// policy has a seed (so every subscription draws different delays, the same on every run),
+    /// or the system's.
+    func makeRandom() -> any RandomNumberGenerator & Sendable {
+        let seed = seeds.withLock { generator in generator?.next() }
+        guard let seed else { return SystemRandomNumberGenerator() }
+        return SeededRandomNumberGenerator(seed: seed)
+    }
+}

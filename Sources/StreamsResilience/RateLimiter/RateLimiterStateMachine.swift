@@ -1,0 +1,69 @@
+import Streams
+
+/// The state of a ``RateLimiter``: a token bucket kept in nanoseconds of credit, with no lock
+/// and no callouts.
+///
+/// A token costs `interval` nanoseconds (the period over the permits); the bucket holds at most
+/// `burst` tokens' worth of credit and earns one nanosecond of credit per nanosecond of time. A
+/// call takes a token when there is one; otherwise it reserves the next one (the credit goes
+/// below zero) if that one comes within `maxWait`, and is refused if not. Integer arithmetic
+/// throughout, so that waits come out exact.
+@usableFromInline
+struct RateLimiterStateMachine {
+    @usableFromInline
+    enum AcquireAction {
+        /// A token is the call's now.
+        case permit
+        /// A token is reserved for the call, free after this wait.
+        case delay(Duration)
+        /// No token within `maxWait`.
+        case reject(LimiterRejectedError)
+    }
+
+    let interval: Int64
+    let capacity: Int64
+    let maxWait: Int64
+    var credit: Int64
+    /// When the credit was last brought up to date; nil before the first call.
+    var updated: Int64?
+
+    init(interval: Int64, burst: Int, maxWait: Int64) {
+        self.interval = interval
+        let (capacity, overflow) = interval.multipliedReportingOverflow(by: Int64(burst))
+        self.capacity = overflow ? .max : capacity
+        self.maxWait = maxWait
+        credit = self.capacity
+    }
+
+    /// The tokens free now (whole ones), after bringing the credit up to `now`.
+    mutating func available(at now: Int64) -> Int {
+        refill(at: now)
+        return credit > 0 ? Int(credit / interval) : 0
+    }
+
+    mutating func acquire(at now: Int64) -> AcquireAction {
+        refill(at: now)
+        if credit >= interval {
+            credit -= interval
+            return .permit
+        }
+        let wait = interval - credit
+        guard wait <= maxWait else {
+            return .reject(LimiterRejectedError(reason: .rateLimited, retryAfter: .nanoseconds(wait)))
+        }
+        credit -= interval
+        return .delay(.nanoseconds(wait))
+    }
+
+    /// A call that reserved a token was cancelled before its wait ended: the token comes back.
+    mutating func refund() {
+        credit = min(capacity, credit + interval)
+    }
+
+    private mutating func refill(at now: Int64) {
+        defer { updated = max(updated ?? now, now) }
+        guard let updated, now > updated else { return }
+        let (earned, overflow) = credit.addingReportingOverflow(now - updated)
+        credit = overflow ? capacity : min(capacity, earned)
+    }
+}

@@ -1,0 +1,93 @@
+import Streams
+
+extension Publisher {
+    /// Fails one attempt that has not completed within `timeout` with
+    /// ``ResilienceError/attemptTimedOut(_:)``, cancelling it: a timeout per attempt, to put
+    /// inside a retry.
+    ///
+    /// The time runs from the subscription to the completion (not to the first value): this is
+    /// for requests. For a long-lived stream that must not go quiet, use
+    /// `timeout(_:scheduler:options:customError:)`, whose wait starts again at every value.
+    /// The error is retryable, so `retry` outside it makes another attempt; put `deadline`
+    /// outside the retry to bound all the attempts together. `events` is told each attempt that
+    /// times out. The default timeout, 30 seconds, is Polly v8's.
+    ///
+    /// ```swift
+    /// let user = api.user(id)
+    ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)
+    ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
+    ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func attemptTimeout<S: Scheduler>(
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
+    ) -> Publishers.AttemptTimeout<Self, S, Failure> {
+        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { .upstream($0) })
+    }
+
+    /// `attemptTimeout(_:scheduler:)` over a publisher that another resilience operator already
+    /// guards: its ``ResilienceError`` passes through as it is.
+    ///
+    /// ```swift
+    /// let guarded = request.circuitBreaker(breaker, scheduler: DispatchQueue.main).attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func attemptTimeout<S: Scheduler, Underlying: Error>(
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
+    )
+        -> Publishers.AttemptTimeout<Self, S, Underlying>
+    where Failure == ResilienceError<Underlying> {
+        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { $0 })
+    }
+}
+
+extension Publishers {
+    /// A publisher that fails an attempt running longer than its timeout, as
+    /// `attemptTimeout(_:scheduler:)` describes.
+    ///
+    /// ```swift
+    /// let bounded = request.attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)   // an AttemptTimeout
+    /// ```
+    public struct AttemptTimeout<Upstream: Publisher, Context: Scheduler, Underlying: Error>: Publisher {
+        /// The upstream's values.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure, or the timeout.
+        public typealias Failure = ResilienceError<Underlying>
+
+        /// The publisher timed.
+        public let upstream: Upstream
+        /// How long one attempt may take, from subscription to completion.
+        public let timeout: Duration
+        /// Where the time is measured.
+        public let scheduler: Context
+        /// Told each timed-out attempt.
+        public let events: ResilienceEvents
+
+        @usableFromInline
+        let lift: (Upstream.Failure) -> ResilienceError<Underlying>
+
+        @inlinable
+        init(
+            upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents,
+            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
+        ) {
+            precondition(timeout >= .zero, "attemptTimeout(_:scheduler:) requires a timeout of zero or more, got \(timeout)")
+            self.upstream = upstream
+            self.timeout = timeout
+            self.scheduler = scheduler
+            self.events = events
+            self.lift = lift
+        }
+
+        /// Attaches `subscriber`; the time runs once it has the subscription.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(
+                subscriber: TimeLimitSubscription<Upstream, Context, S>(
+                    downstream: subscriber, scheduler: scheduler, limit: timeout,
+                    expiry: .attemptTimedOut(AttemptTimeoutError(timeout: timeout)), lift: lift, name: "AttemptTimeout",
+                    events: events,
+                    expiryEvent: .attemptTimedOut(timeout: timeout)))
+        }
+    }
+}
