@@ -59,6 +59,10 @@ let package = Package(
         .testTarget(name: "StreamsDecodingTests", dependencies: ["Streams", "StreamsDecoding"]),
         .testTarget(
             name: "StreamsRecoveryTests", dependencies: ["Streams", "StreamsExt", "StreamsRecovery", "StreamsTesting"]),
+        // Compiled with `import Streams` only, beside a stand-in for another library: a name that
+        // Streams adds beside Combine's and that a user already declared is a build failure here.
+        .target(name: "StreamsNamespaceFixtures", path: "Tests/StreamsNamespaceFixtures"),
+        .testTarget(name: "StreamsNamespaceTests", dependencies: ["Streams", "StreamsNamespaceFixtures"]),
         // Threads hammering subjects and operators; bounded in count and time, run in every pass.
         .testTarget(
             name: "StreamsStressTests", dependencies: ["Streams", "StreamsExt", "StreamsResilience", "StreamsTesting"]),
