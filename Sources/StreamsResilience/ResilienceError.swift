@@ -5,13 +5,13 @@ import Streams
 ///
 /// Stacking resilience operators keeps one flat error type: an operator applied to a publisher
 /// whose failure is already a `ResilienceError<Failure>` keeps that type. The error forwards its
-/// ``ErrorCategory`` and its `Retry-After` hint, so that the selective retry decides on the
+/// `ErrorCategory` and its `Retry-After` hint, so that the selective retry decides on the
 /// strategy's errors as it does on the upstream's: it retries a timed-out attempt and an open
 /// circuit (waiting at least until the circuit lets calls through again), and it gives up at once
 /// on a passed deadline.
 ///
-/// Its description and mirror show the upstream's error as its ``Swift/Error/redactedDescription``:
-/// as it describes itself if it is a ``RedactingError``, otherwise by its type, domain and code
+/// Its description and mirror show the upstream's error as its `Swift.Error.redactedDescription`:
+/// as it describes itself if it is a `RedactingError`, otherwise by its type, domain and code
 /// alone, so that printing a `ResilienceError<URLError>` shows no failing URL.
 ///
 /// ```swift
@@ -49,7 +49,7 @@ public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfter
         }
     }
 
-    /// The hint of the wrapped error: the upstream's own (when it is ``RetryAfterProviding``), or
+    /// The hint of the wrapped error: the upstream's own (when it is `RetryAfterProviding`), or
     /// the strategy's (an open circuit's time left, a rate limiter's wait).
     ///
     /// ```swift
@@ -77,7 +77,7 @@ public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfter
 }
 
 extension ResilienceError: CustomStringConvertible, CustomReflectable {
-    /// The case and the error it wraps, the upstream's as its ``Swift/Error/redactedDescription``.
+    /// The case and the error it wraps, the upstream's as its `Swift.Error.redactedDescription`.
     ///
     /// ```swift
     /// print(ResilienceError<URLError>.upstream(URLError(.timedOut)))
@@ -89,7 +89,7 @@ extension ResilienceError: CustomStringConvertible, CustomReflectable {
     }
 
     /// The case and the error it wraps, for `dump`: the upstream's error is reflected as its
-    /// ``Swift/Error/redactedDescription``, never as itself.
+    /// `Swift.Error.redactedDescription`, never as itself.
     ///
     /// ```swift
     /// dump(ResilienceError<URLError>.upstream(URLError(.timedOut)))

@@ -3,7 +3,7 @@ import Foundation
 /// An error whose `description` shows no secret, so that the core's events and error wrappers
 /// may print it as it describes itself.
 ///
-/// ``ResilienceEvent``, ``ResilienceError``, ``RetryAttempt`` and ``RetryReport`` carry whatever
+/// `ResilienceEvent`, `ResilienceError`, ``RetryAttempt`` and ``RetryReport`` carry whatever
 /// error a pipeline fails with, and an error's own text may hold secrets: Foundation's `URLError`
 /// prints its `userInfo`, with the failing URL, its query and its password. So their
 /// descriptions and mirrors show an error's `description` only when its type adopts this
@@ -34,7 +34,7 @@ extension Error {
     /// type is a ``RedactingError``, otherwise only its type name, with the domain and code it has
     /// as an `NSError` (never its `userInfo`, its message or its associated values).
     ///
-    /// Use it to log an error of a type you do not know, such as the one a ``ResilienceEvent``
+    /// Use it to log an error of a type you do not know, such as the one a `ResilienceEvent`
     /// carries.
     ///
     /// ```swift

@@ -12,8 +12,8 @@
 /// SDKs; gRPC's retry throttling works alike. Hedging (`hedge`) draws `retryCost` per extra
 /// attempt from the same bucket.
 ///
-/// Timeouts are ``AttemptTimeoutError`` and ``DeadlineExceededError`` (alone or inside a
-/// ``ResilienceError``) and `URLError(.timedOut)`; see ``isTimeout(_:)``.
+/// Timeouts are `AttemptTimeoutError` and `DeadlineExceededError` (alone or inside a
+/// `ResilienceError`) and `URLError(.timedOut)`; see ``isTimeout(_:)``.
 ///
 /// ```swift
 /// let budget = RetryBudget()   // share one per backend
@@ -92,8 +92,8 @@ public final class RetryBudget: Sendable {
         Self.isTimeout(error) ? timeoutCost : retryCost
     }
 
-    /// Whether `error` counts as a timeout: an ``AttemptTimeoutError`` or a
-    /// ``DeadlineExceededError``, alone or inside a ``ResilienceError``, or `URLError(.timedOut)`.
+    /// Whether `error` counts as a timeout: an `AttemptTimeoutError` or a
+    /// `DeadlineExceededError`, alone or inside a `ResilienceError`, or `URLError(.timedOut)`.
     ///
     /// ```swift
     /// RetryBudget.isTimeout(ResilienceError<URLError>.attemptTimedOut(AttemptTimeoutError(timeout: .seconds(1))))   // true

@@ -2,7 +2,7 @@ import Streams
 
 /// The subscription of `flatMapFirst`, with its state in a ``FlatMapFirstStateMachine``.
 ///
-/// It subscribes to the upstream through a ``SideSubscriber`` and to each inner publisher
+/// It subscribes to the upstream through a `SideSubscriber` and to each inner publisher
 /// through an ``InnerLink``. The transform, the inner publishers and the downstream are called
 /// outside the lock; the downstream is called by one inner publisher at a time, and a failure
 /// decided while a value is on its way waits for it to return.

@@ -4,7 +4,7 @@ extension Publisher {
     /// Wraps every value in `Result.success`, and a failure in one last `Result.failure` value
     /// followed by `.finished`, as CombineExt's `mapToResult()` does.
     ///
-    /// It behaves as ``asResult()``, which it is built on: the failure value waits for demand.
+    /// It behaves as `asResult()`, which it is built on: the failure value waits for demand.
     /// The two differ only in their type: `mapToResult()` returns the type-erased publisher
     /// CombineExt declares, so that code written against CombineExt compiles unchanged;
     /// prefer `asResult()` in new code, whose concrete `Publishers.AsResult` costs no erasure.

@@ -10,7 +10,7 @@ import Streams
 /// - `terminated(completion)`: values are ignored; a new subscription receives the kept values
 ///   and then the completion.
 ///
-/// The subscriptions are kept in a ``KeyedList`` beside the phase (so that adding or removing
+/// The subscriptions are kept in a `KeyedList` beside the phase (so that adding or removing
 /// one copies nothing): in the order they came, removed by key without shifting the others;
 /// it is empty once terminated.
 @usableFromInline

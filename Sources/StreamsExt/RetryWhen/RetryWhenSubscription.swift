@@ -3,7 +3,7 @@ import Streams
 /// The subscription of `retryWhen`, with its state in a ``RetryWhenStateMachine``.
 ///
 /// It makes the trigger from the publisher of the upstream's failures and subscribes to it
-/// through a ``SideSubscriber``, then subscribes to the upstream, once per attempt, through an
+/// through a `SideSubscriber`, then subscribes to the upstream, once per attempt, through an
 /// ``AttemptLink``. The handler, the publishers and the downstream are called outside the lock.
 /// An attempt asked for while one is being subscribed (an upstream that fails at once, and a
 /// trigger that answers at once) is made by the loop already subscribing, not by recursion.

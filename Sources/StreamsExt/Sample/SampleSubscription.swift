@@ -2,7 +2,7 @@ import Streams
 
 /// The subscription of `sample`, with its state in a ``SampleStateMachine``.
 ///
-/// It subscribes to the upstream itself and to the trigger through a ``SideSubscriber``, asking
+/// It subscribes to the upstream itself and to the trigger through a `SideSubscriber`, asking
 /// both for all their values. The downstream is called outside the lock, by one side at a time.
 @usableFromInline
 final class SampleSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscriber,

@@ -3,7 +3,7 @@ import Streams
 /// The subscription of `withLatestFrom`, with its state in a ``WithLatestFromStateMachine``.
 ///
 /// It subscribes to the upstream itself and to the other publisher through a
-/// ``SideSubscriber``. The upstream is subscribed from inside the other's first value (outside
+/// `SideSubscriber`. The upstream is subscribed from inside the other's first value (outside
 /// the lock), and the result selector and the downstream are called outside the lock.
 @usableFromInline
 // Unchecked: it holds the upstream and `resultSelector`, which need not be Sendable.

@@ -6,7 +6,7 @@ import Streams
 /// Demand and values pass straight through. The call's first value, or its completion when no
 /// value came, tells the breaker its outcome (read against the scheduler's `now`) before it is
 /// delivered; a cancel before that gives the call's place back. Once the outcome is told, values
-/// take the ``ValueLane``, with no lock.
+/// take the `ValueLane`, with no lock.
 @usableFromInline
 // Unchecked: it holds the scheduler and `lift`, which need not be Sendable, and the lane's downstream.
 final class CircuitBreakerSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,

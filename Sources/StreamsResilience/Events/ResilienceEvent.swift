@@ -38,8 +38,8 @@ public enum ResilienceEvent: Sendable {
 }
 
 extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
-    /// The case and its values; an error shows as its ``Swift/Error/redactedDescription``, so that
-    /// an error of a type that is not a ``RedactingError`` shows only its type, domain and code,
+    /// The case and its values; an error shows as its `Swift.Error.redactedDescription`, so that
+    /// an error of a type that is not a `RedactingError` shows only its type, domain and code,
     /// never its message or `userInfo` (where a `URLError` keeps its failing URL).
     ///
     /// ```swift
@@ -67,7 +67,7 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
     }
 
     /// The case and its values, as Swift reflects an enum, except that an error is reflected as
-    /// its ``Swift/Error/redactedDescription``, never as itself, so that `dump` shows no secret
+    /// its `Swift.Error.redactedDescription`, never as itself, so that `dump` shows no secret
     /// it holds.
     ///
     /// ```swift

@@ -7,7 +7,7 @@ import Streams
 /// opened, and the demand gathered meanwhile is asked for when its subscription arrives. The
 /// call's end (completion or cancel) releases the gate; a cancel before the gate opened
 /// abandons the wait, which gives the place back at once. Once the upstream is subscribed, values
-/// take the ``ValueLane``, with no lock.
+/// take the `ValueLane`, with no lock.
 @usableFromInline
 // Unchecked: it holds `lift`, a closure that is not Sendable, and the lane's downstream.
 final class GatedSubscription<Upstream: Publisher, Gate: SubscriptionGate, Downstream: Subscriber>: Subscriber, Subscription,

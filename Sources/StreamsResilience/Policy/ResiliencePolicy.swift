@@ -11,7 +11,7 @@ import Streams
 ///
 /// 1. `rateLimit` (a ``RateLimiter``) and `concurrencyLimit` (a ``ConcurrencyLimiter``),
 /// 2. `totalTimeout` (`deadline(_:scheduler:)`, across every attempt),
-/// 3. `retry` (the selective retry, with its shared ``RetryBudget``; its `maxElapsed` is the
+/// 3. `retry` (the selective retry, with its shared `RetryBudget`; its `maxElapsed` is the
 ///    total timeout, so it never waits only to be cut off),
 /// 4. `hedging` (a hook for a ``ResilienceStage``, applied around each retry attempt),
 /// 5. `circuitBreaker` (a ``CircuitBreaker``),
@@ -192,7 +192,7 @@ extension ResiliencePolicy {
 
     /// The settings of a policy's selective retry.
     ///
-    /// Which failures are retried follows their ``ErrorCategory`` (`retryOn`, by default the
+    /// Which failures are retried follows their `ErrorCategory` (`retryOn`, by default the
     /// retryable ones): the upstream's retryable errors, timed-out attempts, open circuits (after
     /// the break's time left) and limiter refusals; never a passed total timeout or a circuit
     /// isolated by hand.
@@ -236,7 +236,7 @@ extension ResiliencePolicy {
         }
     }
 
-    /// The settings of a policy's ``RetryBudget``.
+    /// The settings of a policy's `RetryBudget`.
     ///
     /// ```swift
     /// let budget = ResiliencePolicy.Budget(capacity: 50)   // 10 retries in hand

@@ -19,14 +19,14 @@ public enum RetryGiveUpReason: Sendable, Hashable {
     case notRetryable
     /// Every retry allowed by `maxRetries` has been made.
     case exhausted
-    /// The error is a passed ``deadline`` (``DeadlineExceededError``, which `when` refuses), or
+    /// The error is a passed ``deadline`` (`DeadlineExceededError`, which `when` refuses), or
     /// the retry would have started after `maxElapsed`.
     case deadline
     /// The server's `Retry-After` hint is longer than `retryAfterLimit`.
     case retryAfterOverLimit
     /// The shared ``RetryBudget`` could not pay for the retry.
     case budgetEmpty
-    /// A ``CircuitBreaker`` refused the attempt (``CircuitOpenError``), and the circuit was
+    /// A `CircuitBreaker` refused the attempt (`CircuitOpenError`), and the circuit was
     /// isolated by hand (`when` refuses it), or stays open longer than `retryAfterLimit`.
     case circuitOpen
 }
