@@ -18,8 +18,9 @@ let package = Package(
         .target(
             name: "StreamsWorkloads",
             dependencies: [
-                .product(name: "StreamsResilience", package: "Streams"),
                 .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsExt", package: "Streams"),
+                .product(name: "StreamsResilience", package: "Streams"),
                 .product(name: "StreamsTesting", package: "Streams"),
             ],
             swiftSettings: [.define("STREAMS")]),

@@ -6,6 +6,7 @@ import Dispatch
 
 #if STREAMS
 import Streams
+import StreamsExt
 import StreamsResilience
 import StreamsTesting
 #else
