@@ -93,6 +93,22 @@ extension Publishers {
         }
     }
 
+    /// A user's own `retryWhen`, as libraries that carry a copy of CombineExt's declare it.
+    final class RetryWhen<Upstream: Publisher, RetryTrigger: Publisher, Output, Failure>: Publisher
+    where Upstream.Output == Output, Upstream.Failure == Failure {
+        let upstream: Upstream
+        let trigger: (AnyPublisher<Failure, Never>) -> RetryTrigger
+
+        init(upstream: Upstream, trigger: @escaping (AnyPublisher<Failure, Never>) -> RetryTrigger) {
+            self.upstream = upstream
+            self.trigger = trigger
+        }
+
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.retry(1).receive(subscriber: subscriber)
+        }
+    }
+
     /// A user's own `dematerialize`.
     struct Dematerialize<Upstream: Publisher>: Publisher where Upstream.Output == String {
         typealias Output = String
@@ -109,6 +125,11 @@ extension Publisher {
     func materialize() -> Publishers.Materialize<Self> { Publishers.Materialize(upstream: self) }
     func withLatestFrom<Other: Publisher>(_ other: Other) -> Publishers.WithLatestFrom<Self, Other> {
         Publishers.WithLatestFrom(upstream: self, other: other)
+    }
+    func retryWhen<RetryTrigger: Publisher>(
+        _ trigger: @escaping (AnyPublisher<Failure, Never>) -> RetryTrigger
+    ) -> Publishers.RetryWhen<Self, RetryTrigger, Output, Failure> {
+        Publishers.RetryWhen(upstream: self, trigger: trigger)
     }
     func share(replay: Int) -> Publishers.Share<Self> { share() }
     func mapToVoid() -> Publishers.Map<Self, Void> { map { _ in } }
@@ -182,6 +203,18 @@ struct NamespaceTests {
         var values: [String] = []
         _ = Just("value x").dematerializeOwn().sink { values.append($0) }
         #expect(values == ["x"])
+
+        var attempts = 0
+        var retried: [Int] = []
+        _ = Deferred {
+            attempts += 1
+            return attempts == 1
+                ? Fail<Int, URLError>(error: URLError(.timedOut)).eraseToAnyPublisher()
+                : Just(attempts).setFailureType(to: URLError.self).eraseToAnyPublisher()
+        }
+        .retryWhen { $0 }
+        .sink(receiveCompletion: { _ in }, receiveValue: { retried.append($0) })
+        #expect(retried == [2])
 
         var shared: [Int] = []
         _ = Just(4).share(replay: 1).sink { shared.append($0) }

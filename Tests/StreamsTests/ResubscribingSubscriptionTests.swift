@@ -10,7 +10,7 @@ import Testing
 struct ResubscribingSubscriptionTests {
     enum Operator: String, CaseIterable, CustomTestStringConvertible {
         case retry = "Retry"
-        case retryWhen = "RetryWhen"
+        case selectiveRetry = "SelectiveRetry"
         case retryOn = "RetryOn"
 
         var testDescription: String { rawValue }
@@ -23,7 +23,7 @@ struct ResubscribingSubscriptionTests {
             switch self {
             case .retry:
                 upstream.retry(retries).eraseToAnyPublisher()
-            case .retryWhen:
+            case .selectiveRetry:
                 upstream.retry(retries, when: { _ in true }, backoff: .immediate, scheduler: ImmediateScheduler.shared)
                     .eraseToAnyPublisher()
             case .retryOn:
@@ -235,9 +235,9 @@ struct ResubscribingSubscriptionTests {
         }
     }
 
-    @Test func aValueWithoutDemandTrapsInRetryWhen() async {
+    @Test func aValueWithoutDemandTrapsInSelectiveRetry() async {
         await #expect(processExitsWith: .failure) {
-            ResubscribingSubscriptionTests.sendValueWithoutDemand(through: .retryWhen)
+            ResubscribingSubscriptionTests.sendValueWithoutDemand(through: .selectiveRetry)
         }
     }
 

@@ -30,9 +30,9 @@ extension Publisher {
     /// }
     /// ```
     @inlinable
-    public func retryWhen<Trigger: Publisher>(
-        _ notificationHandler: @escaping (AnyPublisher<Failure, Never>) -> Trigger
-    ) -> Publishers.TriggeredRetry<Self, Trigger> {
-        Publishers.TriggeredRetry(upstream: self, notificationHandler: notificationHandler)
+    public func retryWhen<RetryTrigger: Publisher>(
+        _ notificationHandler: @escaping (AnyPublisher<Failure, Never>) -> RetryTrigger
+    ) -> Publishers.RetryWhen<Self, RetryTrigger, Output, Failure> {
+        Publishers.RetryWhen(upstream: self, notificationHandler: notificationHandler)
     }
 }

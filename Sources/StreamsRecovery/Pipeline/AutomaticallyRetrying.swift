@@ -4,7 +4,7 @@ import Streams
 /// `recover(through:presenter:)`'s "Try Again" subscribes to, so that a user's retry is one new
 /// attempt rather than a new series of automatic ones.
 ///
-/// `retry(_:when:backoff:...)` (`Publishers.RetryWhen`) and Combine's `retry(_:)`
+/// `retry(_:when:backoff:...)` (`Publishers.SelectiveRetry`) and Combine's `retry(_:)`
 /// (`Publishers.Retry`) conform, and `minimumDuration` does when its upstream does. Between
 /// such a retry and `recover`, other operators (or `eraseToAnyPublisher()`) hide it: then "Try
 /// Again" subscribes to the whole upstream again.
@@ -20,7 +20,7 @@ public protocol AutomaticallyRetrying: Publisher {
     var singleAttempt: SingleAttempt { get }
 }
 
-extension Publishers.RetryWhen: AutomaticallyRetrying {
+extension Publishers.SelectiveRetry: AutomaticallyRetrying {
     /// The upstream: one attempt, without backoff or retries.
     ///
     /// ```swift

@@ -24,7 +24,7 @@ extension Publisher {
         events: ResilienceEvents,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
-    ) -> Publishers.RetryWhen<Self, S> {
+    ) -> Publishers.SelectiveRetry<Self, S> {
         retry(
             maxRetries, when: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed,
             budget: budget, transient: transient, scheduler: scheduler, random: SystemRandomNumberGenerator(),
@@ -51,8 +51,8 @@ extension Publisher {
         events: ResilienceEvents,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
-    ) -> Publishers.RetryWhen<Self, S> {
-        Publishers.RetryWhen(
+    ) -> Publishers.SelectiveRetry<Self, S> {
+        Publishers.SelectiveRetry(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
             retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
             scheduler: scheduler, random: random, observer: events.retryObserver, onRetry: onRetry,

@@ -440,7 +440,7 @@ let operatorCatalog: [OperatorEntry] = {
                 }, scheduler: h.scheduler
             ).contract()
         },
-        OperatorEntry("retry(_:when:backoff:scheduler:) with events", .named("RetryWhen", children: none)) { h in
+        OperatorEntry("retry(_:when:backoff:scheduler:) with events", .named("SelectiveRetry", children: none)) { h in
             let t = h.tracked
             return h.ints.retry(
                 2, backoff: .constant(.seconds(1)), transient: true, scheduler: h.scheduler,

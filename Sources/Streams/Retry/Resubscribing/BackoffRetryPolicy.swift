@@ -10,7 +10,7 @@ package final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>:
     package typealias Failure = Upstream.Failure
 
     @usableFromInline
-    package let configuration: Publishers.RetryWhen<Upstream, Context>
+    package let configuration: Publishers.SelectiveRetry<Upstream, Context>
     /// When the first attempt was made (with `transient`: the first after the last value), for
     /// `maxElapsed`.
     @usableFromInline
@@ -35,14 +35,14 @@ package final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>:
     package var attemptStart: Duration?
 
     @inlinable
-    package init(configuration: Publishers.RetryWhen<Upstream, Context>) {
+    package init(configuration: Publishers.SelectiveRetry<Upstream, Context>) {
         self.configuration = configuration
         firstSubscription = configuration.scheduler.now
         random = configuration.makeRandom()
     }
 
     @inlinable
-    package static var name: String { "RetryWhen" }
+    package static var name: String { "SelectiveRetry" }
 
     @inlinable
     package var budget: RetryBudget? { configuration.budget }

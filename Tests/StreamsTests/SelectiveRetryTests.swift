@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 @Suite("retry(_:when:backoff:scheduler:)")
-struct RetryWhenTests {
+struct SelectiveRetryTests {
     struct Flaky: CategorizedError, RetryAfterProviding, Equatable {
         var category: ErrorCategory = .retryable
         var retryAfter: Duration?
@@ -44,7 +44,7 @@ struct RetryWhenTests {
         #expect(server.subscriptions == [0, 1_000, 2_000, 3_000])
         #expect(subscriber.completion == .failure(Flaky()))
         #expect(subscriber.subscriptionCount == 1)
-        #expect(String(describing: subscriber.subscription!) == "RetryWhen")
+        #expect(String(describing: subscriber.subscription!) == "SelectiveRetry")
     }
 
     @Test func exponentialBackoffWithoutJitter() {

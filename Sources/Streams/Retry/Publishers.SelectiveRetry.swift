@@ -48,8 +48,8 @@ extension Publisher {
         scheduler: S,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
-    ) -> Publishers.RetryWhen<Self, S> {
-        Publishers.RetryWhen(
+    ) -> Publishers.SelectiveRetry<Self, S> {
+        Publishers.SelectiveRetry(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
             retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
             scheduler: scheduler, random: SystemRandomNumberGenerator(), observer: nil, onRetry: onRetry,
@@ -76,8 +76,8 @@ extension Publisher {
         random: G,
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
-    ) -> Publishers.RetryWhen<Self, S> {
-        Publishers.RetryWhen(
+    ) -> Publishers.SelectiveRetry<Self, S> {
+        Publishers.SelectiveRetry(
             upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
             retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
             scheduler: scheduler, random: random, observer: nil, onRetry: onRetry, onGiveUp: onGiveUp)
@@ -89,9 +89,9 @@ extension Publishers {
     /// `retry(_:when:backoff:scheduler:)` describes.
     ///
     /// ```swift
-    /// let retried = Publishers.RetryWhen(upstream: request, maxRetries: 3, backoff: .exponential(), scheduler: DispatchQueue.main)
+    /// let retried = Publishers.SelectiveRetry(upstream: request, maxRetries: 3, backoff: .exponential(), scheduler: DispatchQueue.main)
     /// ```
-    public struct RetryWhen<Upstream: Publisher, Context: Scheduler>: Publisher {
+    public struct SelectiveRetry<Upstream: Publisher, Context: Scheduler>: Publisher {
         /// The upstream's values.
         public typealias Output = Upstream.Output
         /// The upstream's failure, delivered unchanged on giving up.
@@ -129,7 +129,7 @@ extension Publishers {
         /// Makes a retrying publisher; see `retry(_:when:backoff:scheduler:)`.
         ///
         /// ```swift
-        /// let retried = Publishers.RetryWhen(upstream: request, maxRetries: 3, backoff: .constant(.seconds(1)), scheduler: DispatchQueue.main)
+        /// let retried = Publishers.SelectiveRetry(upstream: request, maxRetries: 3, backoff: .constant(.seconds(1)), scheduler: DispatchQueue.main)
         /// ```
         @inlinable
         public init<G: RandomNumberGenerator & Sendable>(
