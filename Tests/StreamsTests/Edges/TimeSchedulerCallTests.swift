@@ -3,7 +3,8 @@ import StreamsTesting
 import Testing
 
 /// The scheduler calls receive(on:), delay, subscribe(on:) and measureInterval
-/// make, with their options and tolerance, recorded by a ``CallRecordingScheduler``.
+/// make, with their options and tolerance, recorded by a ``CallRecordingScheduler``, and the
+/// calls measureInterval does not make outside its subscription.
 @Suite("Scheduler calls of receive(on:), delay, subscribe(on:), measureInterval")
 struct TimeSchedulerCallTests {
     typealias Call = CallRecordingScheduler.Call
@@ -91,15 +92,39 @@ struct TimeSchedulerCallTests {
         #expect(subscriber.values == [.seconds(1), .zero])
     }
 
-    /// A deliberate difference: `now` is read before the phase is checked (outside the lock), so
-    /// a value that is then ignored reads it too; Combine reads it only while subscribed.
-    @Test func measureIntervalReadsNowAlsoForAnIgnoredValue() {
+    /// As in Combine, `now` is read only while subscribed: not for a value before the
+    /// subscription, nor for a second subscription.
+    @Test func measureIntervalReadsNoClockBeforeItsSubscriptionOrForASecondOne() {
         let scheduler = CallRecordingScheduler()
         let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
         upstream.holdsSubscription = true
         let subscriber = attach(upstream.measureInterval(using: scheduler))
         #expect(upstream.send(1) == .none)
+        #expect(scheduler.calls.isEmpty)
+        upstream.sendSubscription()
         #expect(scheduler.calls == [.now])
-        #expect(subscriber.events.isEmpty)
+        #expect(upstream.sendSecondSubscription().cancels == 1)
+        #expect(scheduler.calls == [.now])
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.subscriptionCount == 1)
+    }
+
+    /// Nor after a cancel or the completion: what follows is ignored without reading the clock.
+    @Test(arguments: [true, false])
+    func measureIntervalReadsNoClockOnceEnded(_ cancels: Bool) {
+        let scheduler = CallRecordingScheduler()
+        let upstream = ManualUpstream<Int, TestError>(failure: TestError.oops) { $0 }
+        upstream.ignoresCancel = true
+        let subscriber = attach(upstream.measureInterval(using: scheduler))
+        let calls = scheduler.calls {
+            if cancels { subscriber.cancel() } else { upstream.finish() }
+            subscriber.request(.max(1000))
+            subscriber.cancel()
+            #expect(upstream.send(1) == .none)
+            upstream.fail()
+        }
+        #expect(calls.isEmpty)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions == (cancels ? [] : [Subscribers.Completion<TestError>.finished]))
     }
 }

@@ -242,24 +242,19 @@ import Testing
         MisuseTests.expectMessage("timeout cannot be used with ImmediateScheduler", in: trap)
     }
 
-    /// Throttle and collect(.byTime) behave like Combine's other time operators here: the
-    /// late subscription is kept and asked for the usual demand.
-    @Test(arguments: ["throttle", "collect(.byTime)"])
-    func cancelBeforeTheSubscriptionIsANoOp(_ name: String) throws {
+    /// collect(.byTime) behaves like Combine's other time operators here: the late subscription is
+    /// kept, and the downstream's request reaches it.
+    @Test func collectByTimeCancelBeforeTheSubscriptionIsANoOp() throws {
         let scheduler = TestScheduler()
         let upstream = Self.ints()
         upstream.holdsSubscription = true
         let subscriber = TestSubscriber<[Int], TestError>()
-        if name == "throttle" {
-            upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).map { [$0] }.subscribe(subscriber)
-        } else {
-            upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
-        }
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
         try Self.inner(of: upstream).cancel()
         let subscription = try #require(upstream.sendSubscription())
         #expect(subscription.cancels == 0)
         #expect(subscriber.subscriptionCount == 1)
-        #expect(subscription.requests.first == (name == "throttle" ? .unlimited : .max(1)))
+        #expect(subscription.requests == [.max(1)])
         upstream.send(1)
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.values == [[1]])
@@ -383,6 +378,105 @@ import Testing
         #expect(requestsSeen.withLock { $0 } == [.unlimited])
     }
 
+    /// As in Combine, a cancel before the upstream subscription ends the operator: the late
+    /// subscription is cancelled, asked for nothing and not handed downstream, and the clock is
+    /// not read for it.
+    @Test func throttleCancelBeforeTheSubscriptionCancelsTheLateSubscription() throws {
+        let scheduler = CallRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        try Self.inner(of: upstream).cancel()
+        let calls = scheduler.calls {
+            let subscription = upstream.sendSubscription()
+            #expect(subscription?.cancels == 1)
+            #expect(subscription?.requests == [])
+            upstream.send(1)
+            upstream.finish()
+        }
+        #expect(calls == [])
+        #expect(subscriber.subscriptionCount == 0)
+        #expect(subscriber.events.isEmpty)
+    }
+
+    /// The cancel before the subscription lets the subscriber go at once.
+    @Test func throttleCancelBeforeTheSubscriptionReleasesTheSubscriber() throws {
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        weak var released: TestSubscriber<Int, TestError>?
+        do {
+            let subscriber = TestSubscriber<Int, TestError>()
+            released = subscriber
+            upstream.throttle(for: .seconds(1), scheduler: TestScheduler(), latest: true).subscribe(subscriber)
+        }
+        #expect(released != nil, "the operator holds its subscriber")
+        try Self.inner(of: upstream).cancel()
+        #expect(released == nil)
+    }
+
+    /// Combine reads the clock only while subscribed: nothing for a value or a completion before
+    /// the subscription, nor for a second subscription.
+    @Test func throttleReadsNoClockBeforeTheSubscriptionOrForASecondOne() throws {
+        let scheduler = CallRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.holdsSubscription = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        scheduler.clearCalls()
+        #expect(upstream.send(1) == .none)
+        #expect(scheduler.calls == [])
+        upstream.sendSubscription()
+        #expect(scheduler.calls == [.now])
+        let second = scheduler.calls { #expect(upstream.sendSecondSubscription().cancels == 1) }
+        #expect(second == [])
+        #expect(subscriber.values.isEmpty)
+    }
+
+    /// After the first completion nothing reads the clock: later values and completions are
+    /// ignored, and the emission that carries the value and the completion records no time.
+    @Test func throttleReadsNoClockAfterTheFirstCompletion() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.ignoresCancel = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(2), scheduler: scheduler, latest: true).subscribe(subscriber)
+        upstream.send(1)
+        scheduler.advance()
+        upstream.send(2)
+        #expect(scheduler.calls(during: { upstream.fail() }) == [.now], "the first completion")
+        let afterwards = scheduler.calls {
+            upstream.finish()
+            #expect(upstream.send(3) == .none)
+        }
+        #expect(afterwards == [])
+        #expect(scheduler.calls(during: { scheduler.advance(by: .seconds(2)) }) == [], "value and completion")
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == [.failure(.oops)])
+    }
+
+    /// After `cancel()` nothing reads the clock: not an emission scheduled before it, nor a
+    /// value, a completion or a request that follows.
+    @Test func throttleReadsNoClockAfterACancel() {
+        let scheduler = CallRecordingScheduler()
+        let upstream = Self.ints()
+        upstream.ignoresCancel = true
+        let subscriber = TestSubscriber<Int, TestError>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        let afterwards = scheduler.calls {
+            subscriber.cancel()
+            subscriber.request(.max(3))
+            #expect(upstream.send(2) == .none)
+            upstream.finish()
+            scheduler.advance(by: .seconds(5))
+        }
+        #expect(afterwards == [])
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions.isEmpty)
+        #expect(upstream.subscriptions.last?.cancels == 1)
+    }
+
     @Test func throttleDropsAValueWithoutDemandAndIgnoresZeroRequests() throws {
         let scheduler = TestScheduler()
         let upstream = Self.ints()
@@ -435,6 +529,8 @@ import Testing
 
     // MARK: collect(.byTime)
 
+    /// Combine asks upstream for one value when subscribed, one more per downstream request,
+    /// `.none` included, and returns one more per value.
     @Test(arguments: [false, true])
     func collectByTimeAsksUpstreamForOneValueAtATime(_ byCount: Bool) throws {
         let scheduler = TestScheduler()
@@ -445,7 +541,7 @@ import Testing
         upstream.collect(strategy).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         let manual = try #require(upstream.subscriptions.last)
-        #expect(manual.requests == [.max(1)])
+        #expect(manual.requests == [.max(1)], "one when subscribed, before the downstream asks")
         #expect(upstream.send(1) == .max(1))
         #expect(upstream.send(2) == .max(1))
         subscription.request(.max(5))
@@ -453,6 +549,29 @@ import Testing
         #expect(manual.requests == [.max(1), .max(1), .max(1)])
         scheduler.advance(by: .seconds(1))
         #expect(subscriber.values == [[1, 2]])
+    }
+
+    /// A request made while the subscription is handed down only adds demand: upstream is asked
+    /// for one value when subscribed, not once more for it. The demand the downstream returns for
+    /// a group asks upstream for nothing.
+    @Test func collectByTimeCountsTheRequestMadeAtSubscriptionOnce() throws {
+        let scheduler = TestScheduler()
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<[Int], TestError>(initialDemand: .max(2), demandPerValue: .max(1))
+        upstream.collect(.byTime(scheduler, .seconds(1))).subscribe(subscriber)
+        let manual = try #require(upstream.subscriptions.last)
+        #expect(manual.requests == [.max(1)])
+        var returned: [Subscribers.Demand] = []
+        for value in 0..<10 {
+            if value.isMultiple(of: 3) { scheduler.advance(by: .seconds(1)) }
+            returned.append(upstream.send(value))
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(subscriber.values == [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9]])
+        #expect(returned == Array(repeating: .max(1), count: 10))
+        #expect(manual.requests == [.max(1)], "groups' returned demand asks upstream for nothing")
+        subscriber.request(.max(2))
+        #expect(manual.requests == [.max(1), .max(1)])
     }
 
     @Test func collectByTimeSendsGroupsOnlyWhileTheDownstreamHasDemand() throws {

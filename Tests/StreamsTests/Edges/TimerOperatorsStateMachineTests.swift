@@ -218,6 +218,10 @@ import Testing
         #expect(event35 != nil)
         let event36 = machine.armed(Timer())
         #expect(event36 == nil)
+        // While the subscription is handed down, a request only adds demand; once it is handed
+        // down, upstream is asked for one value.
+        guard case .none = machine.request(.none) else { Issue.record("asked while handing down"); return }
+        #expect(Self.same(machine.handedDown(), upstream))
         let event37 = machine.receiveValue(1)
         #expect(event37 == .collected)
         let event38 = machine.receiveValue(2)

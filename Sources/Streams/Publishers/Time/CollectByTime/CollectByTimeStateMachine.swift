@@ -5,7 +5,8 @@
 /// Phases:
 /// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
 ///   time operators, so a subscription arriving later is still accepted.
-/// - `subscribed`: values are buffered; a flush sends the groups the downstream's demand allows
+/// - `subscribed`: until the downstream has been handed the subscription, its requests only add
+///   demand (the subscription then asks upstream for one value, as in Combine); values are buffered; a flush sends the groups the downstream's demand allows
 ///   (a group due without demand is `held` until the next request); `.finished` → `completing`;
 ///   a failure or `cancel` → `terminated`.
 /// - `completing`: flushes send what is left, then `.finished` → `terminated`.
@@ -28,6 +29,10 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         /// A group was due but had no demand: the next request sends it.
         @usableFromInline
         var held = false
+        /// The downstream has been handed the subscription: until then a request only adds
+        /// demand, since the request for one value made once it is handed down covers it.
+        @usableFromInline
+        var handedDown = false
 
         @inlinable
         init(downstream: Box<Downstream>, upstream: any Subscription) {
@@ -93,6 +98,16 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
         state.timer = timer
         phase = .subscribed(state)
         return nil
+    }
+
+    /// The downstream has been handed the subscription: the upstream to ask for one value (as in
+    /// Combine, once, whatever the downstream requested meanwhile), or nil once it is over.
+    @inlinable
+    mutating func handedDown() -> (any Subscription)? {
+        guard case .subscribed(var state) = phase else { return nil }
+        state.handedDown = true
+        phase = .subscribed(state)
+        return state.upstream
     }
 
     /// What the subscription does with a value once the lock is released.
@@ -162,7 +177,7 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
     /// What a downstream request does.
     @usableFromInline
     enum RequestAction {
-        /// Not collecting: nothing.
+        /// Not collecting, or the subscription is still being handed down: nothing.
         case none
         /// Ask `upstream` for one more value, then schedule a flush if `flush` (a group is held).
         case askUpstream(any Subscription, flush: Bool)
@@ -172,12 +187,14 @@ struct CollectByTimeStateMachine<Downstream: Subscriber, Value> where Downstream
 
     /// The downstream asked for `demand`, by a request or from `receive(_:)`: the upstream to ask
     /// for one more value, and whether a flush is due (a group is held, or the end is waiting).
+    /// While the subscription is being handed down, the demand is only added.
     @inlinable
     mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
         switch phase {
         case .subscribed(var state):
             state.demand += demand
             phase = .subscribed(state)
+            guard state.handedDown else { return state.held ? .flush : .none }
             return .askUpstream(state.upstream, flush: state.held)
         case .completing(var state):
             state.demand += demand

@@ -1,8 +1,10 @@
 /// The subscription of ``Publishers/CollectByTime``, with its state in a
 /// ``CollectByTimeStateMachine``. Every delivery goes through the scheduler: the interval timer
 /// and a full group each schedule a flush, which sends what demand allows. As in Combine, it asks
-/// upstream for one value at a time: one when subscribed, one more per value received and per
-/// downstream request. Scheduled work holds the subscription strongly, so collected values are
+/// upstream for one value at a time: one once the downstream has been handed the subscription
+/// (requests the downstream makes while it is handed down only add demand), one more per value
+/// received (returned) and per later downstream request; demand the downstream returns for a
+/// group asks upstream for nothing. Scheduled work holds the subscription strongly, so collected values are
 /// delivered even when nothing else keeps the pipeline alive; completion and cancel stop the
 /// timer, which lets go.
 @usableFromInline
@@ -46,7 +48,7 @@ where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Fail
         }
         state.withLock { $0.armed(timer) }?.cancel()
         downstream.value.receive(subscription: self)
-        subscription.request(.max(1))
+        state.withLock { $0.handedDown() }?.request(.max(1))
     }
 
     @inlinable

@@ -5,7 +5,8 @@ extension Publisher {
     /// When upstream finishes, what is left goes as a last array before `.finished`; a failure is
     /// passed on at once and what was collected is discarded. Arrays are sent on the scheduler
     /// and wait there for downstream demand. As in Combine, upstream is asked for one value at a
-    /// time: one when subscribed, then one more for each value and for each downstream request.
+    /// time: one when subscribed (what the subscriber requests as it subscribes only adds to its
+    /// demand), then one more for each value and for each later downstream request.
     ///
     /// ```swift
     /// let batches = clicks.collect(.byTimeOrCount(DispatchQueue.main, .seconds(1), 50))

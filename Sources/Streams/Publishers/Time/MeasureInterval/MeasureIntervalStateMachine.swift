@@ -1,6 +1,8 @@
 /// The state of a `measureInterval(using:)` subscription: a value with no lock and no callouts.
 /// Each event method updates it and returns what the subscription must do once the lock is
-/// released. The scheduler's `now` is read by the subscription, outside the lock, and passed in.
+/// released. The scheduler's `now` is read by the subscription, outside the lock, and passed in;
+/// as in Combine, only while the subscription is awaited or live (``awaitsSubscription``,
+/// ``isSubscribed``).
 ///
 /// Phases, and the events that move between them:
 /// - `awaitingSubscription`: the upstream subscription → `subscribed`, measuring from its
@@ -44,6 +46,20 @@ struct MeasureIntervalStateMachine<Downstream: Subscriber, Time: Strideable> whe
     @inlinable
     init(downstream: Downstream) {
         phase = .awaitingSubscription(Box(downstream))
+    }
+
+    /// Whether the upstream subscription is still awaited: only then does its arrival read the
+    /// clock, as in Combine.
+    @inlinable
+    var awaitsSubscription: Bool {
+        if case .awaitingSubscription = phase { true } else { false }
+    }
+
+    /// Whether a value arriving now is measured: only then does it read the clock, as in
+    /// Combine.
+    @inlinable
+    var isSubscribed: Bool {
+        if case .subscribed = phase { true } else { false }
     }
 
     // MARK: Events

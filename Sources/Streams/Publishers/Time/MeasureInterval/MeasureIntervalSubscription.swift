@@ -1,6 +1,8 @@
 /// The subscription of `measureInterval(using:)`: reads the scheduler's `now` when the upstream
 /// subscription arrives and on each value, and delivers the time since the previous reading.
-/// As in Combine, it returns `.none` for a value and requests the downstream's answer upstream.
+/// As in Combine, it returns `.none` for a value and requests the downstream's answer upstream,
+/// and it reads the clock only while subscribed: not for a value before the subscription or
+/// after its end, nor for a second subscription.
 ///
 /// The state lives in a ``MeasureIntervalStateMachine`` behind one lock; `now` and the calls it
 /// decides on are made outside it.
@@ -25,6 +27,10 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     @inlinable
     func receive(subscription: any Subscription) {
+        guard state.withLock({ $0.awaitsSubscription }) else {
+            subscription.cancel()
+            return
+        }
         let now = scheduler.now
         guard let downstream = state.withLock({ $0.receiveSubscription(subscription, now: now) }) else {
             subscription.cancel()
@@ -35,6 +41,7 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.isSubscribed }) else { return .none }
         let now = scheduler.now
         guard let measured = state.withLock({ $0.receiveValue(now: now) }) else { return .none }
         let demand = measured.downstream.value.receive(measured.interval)

@@ -2,8 +2,9 @@
 /// updates it and returns what the subscription must do once the lock is released.
 ///
 /// Phases:
-/// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` is a no-op, as in the other
-///   time operators, so a subscription arriving later is still accepted.
+/// - `awaitingSubscription`: the upstream subscription → `subscribed`; `cancel` → `terminated`,
+///   as in Combine (unlike its other time operators), so a subscription arriving later is
+///   cancelled.
 /// - `subscribed`: a value the downstream has demand for becomes the pending one (or, while one
 ///   is pending, replaces it with `latest`) and is emitted when its window allows; a value without
 ///   demand is dropped. The upstream's completion is queued behind a pending value, or otherwise
@@ -67,8 +68,31 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         phase = .awaitingSubscription(Box(downstream))
     }
 
+    /// Whether the upstream subscription is still awaited: only then does its arrival read the
+    /// clock, as in Combine.
+    @inlinable
+    var awaitsSubscription: Bool {
+        if case .awaitingSubscription = phase { true } else { false }
+    }
+
+    /// Whether a value or a completion arriving now is taken (subscribed, before the first
+    /// completion): only then does it read the clock, as in Combine.
+    @inlinable
+    var takesEvents: Bool {
+        guard case .subscribed(let state) = phase else { return false }
+        return state.completion == nil
+    }
+
+    /// Whether the scheduled emission due now records its time: it sends a value without the
+    /// completion. Only then does it read the clock, as in Combine.
+    @inlinable
+    var emissionRecordsTime: Bool {
+        guard case .subscribed(let state) = phase else { return false }
+        return state.pending != nil && state.completion == nil
+    }
+
     /// An upstream subscription: the downstream to hand it to, or nil to cancel it (a second one,
-    /// or one arriving after the end).
+    /// or one arriving after the end or after a cancel).
     @inlinable
     mutating func receiveSubscription(_ upstream: any Subscription) -> Box<Downstream>? {
         guard case .awaitingSubscription(let downstream) = phase else { return nil }
@@ -108,20 +132,22 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
         case deliverAndComplete(Box<Downstream>, Value, Completion, keepAlive: AnyObject?)
     }
 
-    /// A scheduled emission is due at `now`: the downstream, the value, and the completion queued
-    /// behind it.
+    /// A scheduled emission is due: the downstream, the value, and the completion queued behind
+    /// it. `now` is the time read for an emission that ``emissionRecordsTime``; without it, a
+    /// value that must record its time is left to the emission scheduled for it.
     @inlinable
-    mutating func emit(now: Time) -> EmitAction {
+    mutating func emit(now: Time?) -> EmitAction {
         if case .awaitingSubscription = phase {
             preconditionFailure("ThrottleStateMachine: internal inconsistency: emission before subscribed")
         }
         guard case .subscribed(var state) = phase, let value = state.pending else { return .none }
-        state.pending = nil
-        state.lastEmission = now
         if let completion = state.completion {
             phase = .terminated
             return .deliverAndComplete(state.downstream, value, completion, keepAlive: state.keepAlive)
         }
+        guard let now else { return .none }
+        state.pending = nil
+        state.lastEmission = now
         phase = .subscribed(state)
         return .deliver(state.downstream, value)
     }
@@ -176,18 +202,28 @@ struct ThrottleStateMachine<Downstream: Subscriber, Time: Strideable> {
     /// What a cancel does once the lock is released.
     @usableFromInline
     enum CancelAction {
-        /// Before the upstream subscription, or already terminated: nothing.
+        /// Already terminated: nothing.
         case none
-        /// Cancel `upstream`; `released` is let go outside the lock.
-        case cancel(any Subscription, released: Phase)
+        /// Cancel `upstream`, if any (none before the upstream subscription); `released` is let
+        /// go outside the lock.
+        case cancel((any Subscription)?, released: Phase)
     }
 
     /// The downstream cancelled: the upstream to cancel, and what to release outside the lock.
-    /// Before the upstream subscription it changes nothing.
+    /// Before the upstream subscription it ends the operator too, as in Combine: the downstream
+    /// is let go and a subscription arriving later is cancelled.
     @inlinable
     mutating func cancel() -> CancelAction {
-        guard case .subscribed(let state) = phase else { return .none }
-        defer { phase = .terminated }
-        return .cancel(state.upstream, released: phase)
+        let released = phase
+        switch phase {
+        case .awaitingSubscription:
+            phase = .terminated
+            return .cancel(nil, released: released)
+        case .subscribed(let state):
+            phase = .terminated
+            return .cancel(state.upstream, released: released)
+        case .terminated:
+            return .none
+        }
     }
 }

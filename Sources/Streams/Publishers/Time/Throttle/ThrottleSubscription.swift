@@ -1,10 +1,13 @@
 /// The subscription of `throttle`, with its state in a ``ThrottleStateMachine``.
 ///
-/// It reads the scheduler's `now` as Combine does: when made, when subscribed, per value, per
-/// completion and per emission. An emission due at once goes through `schedule(_:)`, a later one
-/// through `schedule(after:_:)`. The scheduled emission holds the subscription weakly, as in
-/// Combine; a completion, scheduled or waiting behind a pending emission, holds it until it is
-/// delivered.
+/// It reads the scheduler's `now` as Combine does: when made, when subscribed and, while
+/// subscribed, per value, for the first completion and per emission of a value without the
+/// completion; never after the completion or a cancel. An emission due at once goes through
+/// `schedule(_:)`, a later one through `schedule(after:_:)`. The scheduled emission holds the
+/// subscription weakly, as in Combine; a completion, scheduled or waiting behind a pending
+/// emission, holds it until it is delivered. Whether the clock is read is decided under the lock,
+/// the clock is read outside it, and the event is then applied (and ignored if the state moved on
+/// meanwhile).
 @usableFromInline
 // Unchecked: it holds the publisher (upstream, scheduler), which need not be Sendable.
 final class ThrottleSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber, Subscription,
@@ -25,6 +28,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(subscription: any Subscription) {
+        guard state.withLock({ $0.awaitsSubscription }) else {
+            subscription.cancel()
+            return
+        }
         _ = throttle.scheduler.now
         guard let downstream = state.withLock({ $0.receiveSubscription(subscription) }) else {
             subscription.cancel()
@@ -36,6 +43,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard state.withLock({ $0.takesEvents }) else { return .none }
         let scheduler = throttle.scheduler
         let now = scheduler.now
         let emission = state.withLock {
@@ -55,7 +63,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// The window is over: send the pending value, and the completion queued behind it.
     @inlinable
     func emit() {
-        let now = throttle.scheduler.now
+        let now = state.withLock { $0.emissionRecordsTime } ? throttle.scheduler.now : nil
         switch state.withLock({ $0.emit(now: now) }) {
         case .none:
             return
@@ -71,6 +79,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        guard state.withLock({ $0.takesEvents }) else { return }
         let scheduler = throttle.scheduler
         _ = scheduler.now
         guard case .schedule = state.withLock({ $0.receiveCompletion(completion, subscription: self) }) else { return }
@@ -89,7 +98,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     func cancel() {
         // What the machine held is released here, outside the lock.
         guard case .cancel(let upstream, _) = state.withLock({ $0.cancel() }) else { return }
-        upstream.cancel()
+        upstream?.cancel()
     }
 
     @usableFromInline
