@@ -53,8 +53,9 @@ struct BufferTests {
         }
         #expect(run(.dropNewest).values == [1, 2, 3])
         #expect(run(.dropOldest).values == [1, 5, 6])
+        // The failure waits for the next request, and follows the values it takes.
         let failing = run(.customError { .oops })
-        #expect(failing.values == [1])
+        #expect(failing.values == [1, 2, 3])
         #expect(failing.completion == .failure(.oops))
     }
 

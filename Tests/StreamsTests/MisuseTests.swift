@@ -62,6 +62,19 @@ struct MisuseTests {
         Self.expectMessage("output(in:) requires positions of zero or more, got -5...-1", in: trap2)
     }
 
+    @Test func anOptionalOutputRangeReachingIntMaxMinusOneTrapsWithItsRule() async {
+        // As in Combine; a range that ends just before is accepted.
+        #expect(Optional(1).publisher.output(in: 0..<(.max - 2)).output == 1)
+        let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.output(in: 0..<(.max - 1))
+        }
+        Self.expectMessage(
+            "output(in:) on an optional's publisher requires a range that ends before Int.max - 1, got 0..<9223372036854775806",
+            in: trap)
+        await #expect(processExitsWith: .failure) { _ = Optional<Int>.none.publisher.output(in: 0...) }
+        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(in: 3...(.max - 2)) }
+    }
+
     @Test func theLastPossibleIndexDoesNotOverflow() {
         let subscriber = TestSubscriber<Int, Never>()
         [1, 2, 3].publisher.output(at: .max).subscribe(subscriber)

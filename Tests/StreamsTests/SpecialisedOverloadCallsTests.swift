@@ -29,6 +29,50 @@ struct SpecialisedOverloadCallsTests {
         }
     }
 
+    /// A collection that logs how a sequence operation reads it.
+    struct ReadLoggingCollection: Collection {
+        let base: [Int]
+        let log: Log<String>
+
+        var startIndex: Int {
+            log.append("startIndex")
+            return base.startIndex
+        }
+        var endIndex: Int {
+            log.append("endIndex")
+            return base.endIndex
+        }
+        var count: Int {
+            log.append("count")
+            return base.count
+        }
+        var underestimatedCount: Int {
+            log.append("underestimatedCount")
+            return base.underestimatedCount
+        }
+        subscript(position: Int) -> Int {
+            log.append("[\(position)]")
+            return base[position]
+        }
+        func index(after index: Int) -> Int { base.index(after: index) }
+        func makeIterator() -> IndexingIterator<[Int]> {
+            log.append("makeIterator")
+            return base.makeIterator()
+        }
+    }
+
+    @Test func justPrependAndAppendReadTheSequenceAsCombineDoes() {
+        let before = Log<String>()
+        let prepended = Just(5).prepend(ReadLoggingCollection(base: [1, 2, 3, 4], log: before))
+        #expect(prepended.sequence == [1, 2, 3, 4, 5])
+        // `elements + [value]`: room reserved, then the append; never `count`.
+        #expect(before.items == ["underestimatedCount", "underestimatedCount", "makeIterator"])
+        let after = Log<String>()
+        let appended = Just(1).append(ReadLoggingCollection(base: [2, 3, 4, 5], log: after))
+        #expect(appended.sequence == [1, 2, 3, 4, 5])
+        #expect(after.items == ["underestimatedCount", "makeIterator"])
+    }
+
     @Test func justCallsEachPredicateOnceAndNoComparator() {
         var calls = 0
         let predicate = { (value: Int) -> Bool in
@@ -152,7 +196,8 @@ struct SpecialisedOverloadCallsTests {
         #expect(some.dropFirst(0).output == 3 && some.dropFirst(2).output == nil)
         #expect(some.output(at: 0).output == 3 && some.output(at: 1).output == nil)
         #expect(some.output(in: 0..<1).output == 3 && some.output(in: 0..<0).output == nil)
-        #expect(some.output(in: 1...).output == nil && some.output(in: 0...).output == 3)
+        #expect(some.output(in: 1..<(.max - 2)).output == nil && some.output(in: 0..<(.max - 2)).output == 3)
+        #expect(some.output(in: ...0).output == 3 && some.output(in: ..<0).output == nil)
         #expect(some.prefix(1).output == 3 && some.prefix(0).output == nil)
         #expect(Optional<Int>.none.publisher.replaceEmpty(with: 9).output == 9)
         #expect(some.replaceEmpty(with: 9).output == 3)

@@ -100,6 +100,10 @@ extension Optional.Publisher {
 
     /// The value only when `range` contains position 0.
     ///
+    /// `range` is taken relative to `0..<Int.max`. As in Combine, it traps when that starts
+    /// below 0, and when it ends at `Int.max - 1` or later: `output(in: 0...)` and
+    /// `output(in: 0..<(.max - 1))` trap, `output(in: 0..<(.max - 2))` is the value.
+    ///
     /// ```swift
     /// let one = Optional(1).publisher.output(in: 0..<3)
     /// ```
@@ -107,6 +111,9 @@ extension Optional.Publisher {
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
         let positions = range.relative(to: 0..<Int.max)
         precondition(positions.lowerBound >= 0, "output(in:) requires positions of zero or more, got \(positions)")
+        precondition(
+            positions.upperBound < Int.max - 1,
+            "output(in:) on an optional's publisher requires a range that ends before Int.max - 1, got \(positions)")
         return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
     }
 

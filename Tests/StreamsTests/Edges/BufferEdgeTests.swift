@@ -39,9 +39,73 @@ import Testing
         #expect(run(.dropNewest).0.values == [1, 2])
         #expect(run(.dropOldest).0.values == [2, 3])
         let (failed, upstream) = run(.customError { .other })
-        // The pending failure goes out at once: the downstream had no demand.
-        #expect(failed.events == [.subscription("Buffer"), .completion(.failure(.other))])
+        // The failure waited for the request, and followed the buffered values it took.
+        #expect(failed.events == [.subscription("Buffer"), .value(1), .value(2), .completion(.failure(.other))])
         #expect(upstream.cancels == 1)
+    }
+
+    @Test(arguments: [Publishers.PrefetchStrategy.byRequest, .keepFull])
+    func aCustomErrorWaitsForTheNextRequestAndEndsItsDrain(_ prefetch: Publishers.PrefetchStrategy) {
+        let upstream = Self.ints()
+        upstream.ignoresCancel = true  // keeps sending after the overflow cancelled it
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 5, prefetch: prefetch, whenFull: .customError { .other }).subscribe(subscriber)
+        for value in 0..<10 { #expect(upstream.send(value) == .none) }
+        // 5 overflowed: the upstream is cancelled, nothing is sent yet, later values are ignored.
+        #expect(subscriber.events == [.subscription("Buffer")])
+        let initial: Subscribers.Demand = prefetch == .keepFull ? .max(5) : .unlimited
+        #expect(upstream.subscriptions[0].requests == [initial])
+        #expect(upstream.subscriptions[0].cancels == 1)
+
+        subscriber.request(.max(3))
+        // Up to the demand of buffered values, then the failure; 3 and 4 are discarded.
+        let failed: [TestSubscriber<Int, TestError>.Event] = [
+            .subscription("Buffer"), .value(0), .value(1), .value(2), .completion(.failure(.other)),
+        ]
+        #expect(subscriber.events == failed)
+        // `.keepFull` still asks the cancelled upstream for the values that left, as Combine does.
+        let refill: [Subscribers.Demand] = prefetch == .keepFull ? [.max(3)] : []
+        #expect(upstream.subscriptions[0].requests == [initial] + refill)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == failed)
+        #expect(upstream.subscriptions[0].requests == [initial] + refill)
+        #expect(upstream.subscriptions[0].cancels == 1)
+    }
+
+    @Test func aCustomErrorWaitsForARequestEvenWithDemandOutstanding() {
+        // With `size: 0` every value overflows, also while the downstream has demand.
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .max(2))
+        upstream.buffer(size: 0, prefetch: .byRequest, whenFull: .customError { .other }).subscribe(subscriber)
+        #expect(upstream.send(1) == .none)
+        #expect(subscriber.events == [.subscription("Buffer")])
+        subscriber.request(.none)
+        #expect(subscriber.events == [.subscription("Buffer"), .completion(.failure(.other))])
+    }
+
+    @Test func aCustomErrorInsideTheInitialRequestWaitsForTheDownstreamsRequest() {
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        [1, 2, 3].publisher.setFailureType(to: TestError.self)
+            .buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .other })
+            .subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Buffer")])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer"), .value(1), .completion(.failure(.other))])
+    }
+
+    @Test func aCancelAfterACustomErrorCancelsTheUpstreamAgainAndSendsNothing() {
+        // As in Combine, which still holds the upstream subscription until the failure is sent.
+        let upstream = Self.ints()
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .other }).subscribe(subscriber)
+        let subscription = upstream.subscriptions[0]
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscription.cancels == 1)
+        subscriber.cancel()
+        #expect(subscription.cancels == 2)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription("Buffer")])
     }
 
     @Test func aPendingFailureWaitsOnlyWhileDemandLasts() {
@@ -220,10 +284,38 @@ import Testing
         _ = machine.request(.max(1))
         let step4 = machine.beginDrain()
         #expect(step4)
-        guard case .complete("down", .finished, _) = machine.drainStep(returned: .none) else {
+        guard case .complete("down", .finished, _, 0, .none) = machine.drainStep(returned: .none) else {
             Issue.record("expected `.finished`")
             return
         }
         #expect(machine.downstream == nil)
+    }
+
+    @Test func machineHoldsAnOverflowFailureUntilARequest() {
+        var machine = BufferStateMachine<String, Int, TestError>(
+            downstream: "down", size: 2, keepFull: true, overflow: .customError)
+        _ = machine.subscription(Subscriptions.empty)
+        machine.subscriptionHandedDownstream()
+        _ = machine.value(1)
+        _ = machine.value(2)
+        guard case .makeError = machine.value(3) else {
+            Issue.record("a full buffer makes the error")
+            return
+        }
+        let toCancel = machine.overflowed(.other)
+        #expect(toCancel != nil)
+        let drainsBeforeARequest = machine.beginDrain()
+        #expect(!drainsBeforeARequest)
+        let accepted = machine.request(.max(1))
+        let drainsAfterIt = machine.beginDrain()
+        #expect(accepted && drainsAfterIt)
+        guard case .send("down", 1) = machine.drainStep(returned: .none),
+            case .complete("down", .failure(.other), let discarded, 1, .some) = machine.drainStep(returned: .none)
+        else {
+            Issue.record("expected a value, then the failure with a re-request of 1 from the cancelled upstream")
+            return
+        }
+        #expect(discarded.last == 2, "the value left in the buffer is let go outside the lock")
+        #expect(machine.overflowedUpstream == nil)
     }
 }

@@ -1,4 +1,4 @@
-import Streams
+@testable import Streams
 import StreamsTesting
 import Testing
 
@@ -18,20 +18,30 @@ struct ConcatenateEdgeTests {
         func start() {
             prefix.append(suffix).subscribe(subscriber)
         }
+
+        typealias Side = ManualUpstream<Int, TestError>
+        typealias PrefixSide = ConcatenatePrefixSubscriber<Side, Side, TestSubscriber<Int, TestError>>
+
+        /// The subscriber the prefix received, while the prefix holds it.
+        var prefixSide: PrefixSide? { prefix.subscriber as? PrefixSide }
     }
 
-    @Test func bothSidesReportTheOneInner() throws {
+    @Test func threeObjectsOfThreeTypesReportTheOneInner() throws {
         let rig = Rig()
         rig.prefix.ignoresCancel = true  // keeps the subscriber after the completion
         rig.start()
-        rig.prefix.finish()
-        let inner = try #require(rig.prefix.subscriber as? any Subscriber)
-        let link = try #require(rig.suffix.subscriber as? any Subscriber)
         let handedDown = try #require(rig.subscriber.subscription)
-        let same = (inner as AnyObject) === (handedDown as AnyObject)
-        #expect(same)
-        #expect(link.combineIdentifier == inner.combineIdentifier)
-        for side in [inner as Any, link as Any] {
+        let prefixSide = try #require(rig.prefix.subscriber as? any Subscriber)
+        #expect(rig.suffix.subscriber == nil)
+        #expect(prefixSide.combineIdentifier == handedDown.combineIdentifier)
+        rig.prefix.finish()
+        let suffixSide = try #require(rig.suffix.subscriber as? any Subscriber)
+        #expect(suffixSide.combineIdentifier == handedDown.combineIdentifier)
+        // As in Combine, the downstream's subscription subscribes to neither side itself.
+        #expect(type(of: handedDown) != type(of: prefixSide))
+        #expect(type(of: handedDown) != type(of: suffixSide))
+        #expect(type(of: prefixSide) != type(of: suffixSide))
+        for side in [handedDown as Any, prefixSide as Any, suffixSide as Any] {
             #expect(String(describing: side) == "Concatenate")
             #expect((side as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate")
             #expect(Mirror(reflecting: side).children.isEmpty)
@@ -149,7 +159,8 @@ struct ConcatenateEdgeTests {
         let rig = Rig()
         rig.prefix.holdsSubscription = true
         rig.start()
-        try #require(rig.prefix.subscriber as? any Subscription).cancel()
+        // Only the operator's own object can cancel before the downstream has a subscription.
+        try #require(rig.prefixSide).parent.cancel()
         let late = rig.prefix.sendSubscription()
         #expect(late?.cancels == 1)
         #expect(rig.subscriber.subscriptionCount == 0)

@@ -9,7 +9,10 @@
 ///   upstream completion, or a `.customError` overflow, → `completing`.
 /// - `completing(completion)`: the buffer drains; a failure goes out as soon as a drain finds
 ///   no demand or nothing buffered, `.finished` once nothing is buffered *and* the downstream has
-///   demand. Delivering it → `terminated`.
+///   demand. Delivering it → `terminated`. A `.customError` overflow cancels the upstream and
+///   starts no drain: its failure waits for the downstream's next request, whose drain sends up
+///   to the demand of buffered values, then the failure, and discards the rest (as in Combine).
+///   With `.keepFull` that drain still asks the cancelled upstream for the values it sent.
 /// - `terminated`: completed or cancelled; buffer and downstream are let go.
 ///
 /// One drain runs at a time (`draining`); a request or value that arrives meanwhile only adds
@@ -58,6 +61,14 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     /// fail, inside the initial request, before the downstream has the subscription).
     @usableFromInline
     var downstreamSubscribed = false
+    /// A `.customError` overflow's failure is pending: no drain starts before the downstream's
+    /// next request.
+    @usableFromInline
+    var awaitingRequest = false
+    /// The upstream a `.customError` overflow cancelled, kept until the failure goes out: as in
+    /// Combine, `.keepFull` asks it for the values the last drain sent.
+    @usableFromInline
+    var overflowedUpstream: (any Subscription)?
 
     @inlinable
     init(downstream: Downstream, size: Int, keepFull: Bool, overflow: Overflow) {
@@ -130,12 +141,15 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         }
     }
 
-    /// The `.customError` failure is made: the upstream to cancel. The caller drains next.
+    /// The `.customError` failure is made: the upstream to cancel. Nothing drains until the
+    /// downstream's next request (a drain already running carries on and sends it).
     @inlinable
     mutating func overflowed(_ error: Failure) -> (any Subscription)? {
         makingError = false
         guard case .subscribed(let upstream) = phase else { return nil }
         phase = .completing(.failure(error))
+        overflowedUpstream = upstream
+        awaitingRequest = true
         return upstream
     }
 
@@ -152,6 +166,7 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     mutating func request(_ demand: Subscribers.Demand) -> Bool {
         guard downstream != nil else { return false }
         self.demand += demand
+        awaitingRequest = false
         return true
     }
 
@@ -161,11 +176,12 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         downstreamSubscribed = true
     }
 
-    /// Claims the drain; false: one is running and carries on with what changed, or the
-    /// downstream does not have the subscription yet.
+    /// Claims the drain; false: one is running and carries on with what changed, the
+    /// downstream does not have the subscription yet, or an overflow's failure waits for a
+    /// request.
     @inlinable
     mutating func beginDrain() -> Bool {
-        guard !draining, downstreamSubscribed else { return false }
+        guard !draining, downstreamSubscribed, !awaitingRequest else { return false }
         draining = true
         delivered = 0
         return true
@@ -174,8 +190,13 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     @usableFromInline
     enum DrainStep {
         case send(Downstream, Value)
-        /// `discarded`: what a failure leaves in the buffer, to be let go outside the lock.
-        case complete(Downstream, Subscribers.Completion<Failure>, discarded: [Value])
+        /// `discarded`: the buffer's storage, with what a failure leaves in it (and values already
+        /// sent that it still holds), to be let go outside the lock. After a `.customError`
+        /// overflow, `.keepFull` asks `upstream` (cancelled) for `delivered` more values, as in
+        /// Combine; otherwise `delivered` is 0 and `upstream` nil.
+        case complete(
+            Downstream, Subscribers.Completion<Failure>, discarded: [Value], delivered: Int,
+            upstream: (any Subscription)?)
         /// The drain is over; `.keepFull` asks `upstream` for `delivered` more values.
         case stop(delivered: Int, upstream: (any Subscription)?)
     }
@@ -210,7 +231,12 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         values = []
         head = 0
         draining = false
-        return .complete(downstream, completion, discarded: discarded)
+        let upstream = overflowedUpstream
+        overflowedUpstream = nil
+        guard keepFull, delivered > 0, let upstream else {
+            return .complete(downstream, completion, discarded: discarded, delivered: 0, upstream: nil)
+        }
+        return .complete(downstream, completion, discarded: discarded, delivered: delivered, upstream: upstream)
     }
 
     @inlinable
@@ -227,7 +253,8 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
     enum CancelAction {
         /// Before the upstream subscription: nothing.
         case none
-        /// Cancel `upstream`, if any; the downstream and the buffered values are let go outside
+        /// Cancel `upstream`, if any (after a `.customError` overflow, the upstream it cancelled,
+        /// once more, as Combine does); the downstream and the buffered values are let go outside
         /// the lock.
         case cancel(upstream: (any Subscription)?, released: Downstream?, buffered: [Value])
     }
@@ -240,13 +267,15 @@ struct BufferStateMachine<Downstream, Value, Failure: Error> {
         switch phase {
         case .awaitingSubscription: return .none
         case .subscribed(let subscription): upstream = subscription
-        case .completing, .terminated: upstream = nil
+        case .completing: upstream = overflowedUpstream
+        case .terminated: upstream = nil
         }
         phase = .terminated
         defer {
             downstream = nil
             values = []
             head = 0
+            overflowedUpstream = nil
         }
         return .cancel(upstream: upstream, released: downstream, buffered: values)
     }

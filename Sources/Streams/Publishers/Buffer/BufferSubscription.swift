@@ -58,9 +58,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             guard case .delivered(let count, _) = drain() else { return .none }
             return .max(count)
         case .makeError:
+            // As in Combine, the failure waits for the downstream's next request.
             let error = makeError!()
             state.withLock { $0.overflowed(error) }?.cancel()
-            _ = drain()
             return .none
         }
     }
@@ -78,7 +78,8 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         /// Another call was draining, or the completion went out.
         case none
         /// The drain is over with `count` values sent; `.keepFull` asks `upstream` for that many
-        /// again (nil for the other policies).
+        /// again (nil for the other policies). Also after a `.customError` overflow's failure,
+        /// with the upstream it cancelled, as in Combine.
         case delivered(Int, upstream: (any Subscription)?)
     }
 
@@ -93,9 +94,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             switch state.withLock({ $0.drainStep(returned: returned) }) {
             case .send(let downstream, let value):
                 returned = downstream.receive(value)
-            case .complete(let downstream, let completion, _):
+            case .complete(let downstream, let completion, _, let delivered, let upstream):
                 downstream.receive(completion: completion)
-                return .none
+                return upstream == nil ? .none : .delivered(delivered, upstream: upstream)
             case .stop(let delivered, let upstream):
                 return .delivered(delivered, upstream: upstream)
             }

@@ -6,9 +6,11 @@ extension Publisher {
     /// with `.keepFull` for `size` values, then again for as many as have left the buffer; with
     /// `.byRequest` for unlimited values. A value that finds the buffer full is handled by
     /// `whenFull`: dropped (`.dropNewest`), or makes room by dropping the oldest (`.dropOldest`),
-    /// or fails the stream (`.customError`). `.finished` waits until the buffer is empty and the
-    /// downstream has demand; a failure goes out once the downstream has no demand left or the
-    /// buffer is empty. `size` may be 0 (every value overflows).
+    /// or fails the stream (`.customError`: the upstream is cancelled, and the failure waits for
+    /// the downstream's next request, which gets up to its demand of buffered values, then the
+    /// failure; the values left are discarded). `.finished` waits until the buffer is empty and
+    /// the downstream has demand; an upstream failure goes out once the downstream has no demand
+    /// left or the buffer is empty. `size` may be 0 (every value overflows).
     ///
     /// ```swift
     /// let smoothed = sensor.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)
@@ -46,7 +48,8 @@ extension Publishers {
         case dropNewest
         /// Drops the oldest buffered value to make room.
         case dropOldest
-        /// Fails the stream with the error the closure makes.
+        /// Cancels the upstream and fails the stream with the error the closure makes: at the
+        /// downstream's next request, after the buffered values that request takes.
         case customError(() -> Failure)
     }
 

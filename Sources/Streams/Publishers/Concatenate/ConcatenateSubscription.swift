@@ -1,13 +1,14 @@
 /// The subscription behind `append` and `prepend`: it passes on the prefix's values, then, once
 /// the prefix finishes, the suffix's.
 ///
-/// It is the prefix's subscriber and the downstream's one subscription for the whole stream;
-/// the suffix's subscriber (a ``SideSubscriber``) reports its description and `combineIdentifier`.
-/// Its state is a ``ConcatenateStateMachine`` behind one lock; the downstream and the
-/// subscriptions are called outside it.
+/// It is the downstream's one subscription for the whole stream. As in Combine, the prefix and
+/// the suffix are subscribed to through objects of their own (a ``ConcatenatePrefixSubscriber``
+/// and a ``SideSubscriber``) that report its description and `combineIdentifier`. Its state is a
+/// ``ConcatenateStateMachine`` behind one lock; the downstream and the subscriptions are called
+/// outside it.
 @usableFromInline
-final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscriber,
-    Subscription, SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+final class ConcatenateSubscription<Prefix: Publisher, Suffix: Publisher, Downstream: Subscriber>: Subscription,
+    SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     Sendable
 where
     Prefix.Output == Downstream.Input, Suffix.Output == Downstream.Input, Prefix.Failure == Downstream.Failure,
@@ -37,10 +38,10 @@ where
         state = LockedState(ConcatenateStateMachine(resources: Core(downstream: downstream, suffix: suffix)))
     }
 
-    // MARK: Prefix
+    // MARK: Prefix (through a ConcatenatePrefixSubscriber)
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    func receivePrefix(subscription: any Subscription) {
         switch state.withLock({ $0.prefixSubscribed(subscription) }) {
         case .handOver(let core, let demand):
             core.downstream.receive(subscription: self)
@@ -53,7 +54,7 @@ where
     }
 
     @inlinable
-    func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+    func receivePrefix(_ input: Downstream.Input) -> Subscribers.Demand {
         guard let core = state.withLock({ $0.prefixValue() }) else { return .none }
         let additional = core.downstream.receive(input)
         if additional > 0 {
@@ -63,7 +64,7 @@ where
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    func receivePrefix(completion: Subscribers.Completion<Downstream.Failure>) {
         let failed = if case .failure = completion { true } else { false }
         switch state.withLock({ $0.prefixCompleted(failed: failed) }) {
         case .subscribeSuffix(let core): core.suffix.receive(subscriber: SideSubscriber(parent: self))

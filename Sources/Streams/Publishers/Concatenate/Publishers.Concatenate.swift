@@ -107,7 +107,9 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            prefix.receive(subscriber: ConcatenateSubscription<Prefix, Suffix, S>(downstream: subscriber, suffix: suffix))
+            prefix.receive(
+                subscriber: ConcatenatePrefixSubscriber(
+                    parent: ConcatenateSubscription<Prefix, Suffix, S>(downstream: subscriber, suffix: suffix)))
         }
     }
 }

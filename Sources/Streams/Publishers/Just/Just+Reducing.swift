@@ -208,17 +208,21 @@ extension Just {
 
     /// `elements`, then the value, as one sequence publisher.
     ///
+    /// As in Combine, `elements` is iterated once and its `underestimatedCount` read twice (to
+    /// reserve room, then by the append); its `count` is never read.
+    ///
     /// ```swift
     /// let all: Publishers.Sequence<[Int], Never> = Just(3).prepend([1, 2])   // 1, 2, 3
     /// ```
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never> where Output == S.Element {
-        var all = Array(elements)
-        all.append(output)
-        return Publishers.Sequence<[Output], Never>(sequence: all)
+        Publishers.Sequence<[Output], Never>(sequence: elements + [output])
     }
 
     /// The value, then `elements`, as one sequence publisher.
+    ///
+    /// As in Combine, `elements` is iterated once and its `underestimatedCount` read once; its
+    /// `count` is never read.
     ///
     /// ```swift
     /// let all: Publishers.Sequence<[Int], Never> = Just(1).append([2, 3])   // 1, 2, 3
