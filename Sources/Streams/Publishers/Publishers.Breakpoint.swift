@@ -78,12 +78,16 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: BreakpointSubscriber(downstream: subscriber, hooks: self))
+            upstream.receive(
+                subscriber: BreakpointSubscriber<Upstream, S>(
+                    downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion))
         }
     }
 }
 
-/// Breakpoint's subscriber: stateless and pass-through.
+/// Breakpoint's subscriber: stateless and pass-through. It keeps the closures, not the
+/// `Publishers.Breakpoint` value, so that it does not keep the upstream publisher alive.
 @usableFromInline
 struct BreakpointSubscriber<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -91,31 +95,41 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let hooks: Publishers.Breakpoint<Upstream>
+    let receiveSubscription: ((any Subscription) -> Bool)?
+    @usableFromInline
+    let receiveOutput: ((Upstream.Output) -> Bool)?
+    @usableFromInline
+    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
     @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, hooks: Publishers.Breakpoint<Upstream>) {
+    init(
+        downstream: Downstream, receiveSubscription: ((any Subscription) -> Bool)?,
+        receiveOutput: ((Upstream.Output) -> Bool)?,
+        receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
+    ) {
         self.downstream = downstream
-        self.hooks = hooks
+        self.receiveSubscription = receiveSubscription
+        self.receiveOutput = receiveOutput
+        self.receiveCompletion = receiveCompletion
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        if hooks.receiveSubscription?(subscription) == true { breakIntoDebugger() }
+        if receiveSubscription?(subscription) == true { breakIntoDebugger() }
         downstream.receive(subscription: subscription)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        if hooks.receiveOutput?(input) == true { breakIntoDebugger() }
+        if receiveOutput?(input) == true { breakIntoDebugger() }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        if hooks.receiveCompletion?(completion) == true { breakIntoDebugger() }
+        if receiveCompletion?(completion) == true { breakIntoDebugger() }
         downstream.receive(completion: completion)
     }
 

@@ -12,10 +12,15 @@ import Streams
 ///   demand goes to the winner. The winner's first value waits in `held` while there is no
 ///   demand for it.
 /// - `completing(downstream, completion)`: the winner finished while a value was held or being
-///   delivered; the completion follows it.
+///   delivered, and the completion follows it; or the race ended before the downstream had its
+///   subscription, and the completion waits for ``handedOver()``.
 /// - `terminated`: completed or cancelled; everything has been let go and is ignored.
 ///
 /// A failure of the winner ends it at once (a held value is dropped), as does `cancel()`.
+///
+/// The contenders are subscribed before the downstream is handed its subscription (CombineExt's
+/// order), so the race may start, and even end, first: until ``handingOver()`` a value is held
+/// (there can be no demand yet) and a completion waits in `completing`.
 ///
 /// The contenders are numbered from 0 (two for `amb(_:)`, any number for `Collection.amb()`).
 /// Every event costs the same whatever their number, except the one that decides the race and
@@ -53,6 +58,9 @@ struct AmbStateMachine<Downstream: Subscriber> {
     /// Whether a value is on its way downstream (outside the lock).
     @usableFromInline
     var delivering = false
+    /// Whether the downstream has been handed its subscription (set just before the call).
+    @usableFromInline
+    var downstreamSubscribed = false
 
     @inlinable
     init(downstream: Downstream, contenders count: Int) {
@@ -176,6 +184,8 @@ struct AmbStateMachine<Downstream: Subscriber> {
     enum CompletionAction {
         /// Send it downstream, after cancelling the losers.
         case complete(Box<Downstream>, cancelling: [any Subscription])
+        /// Cancel the losers; the completion waits for the downstream's subscription.
+        case cancel([any Subscription])
         case none
     }
 
@@ -184,10 +194,19 @@ struct AmbStateMachine<Downstream: Subscriber> {
         switch phase {
         case .awaitingSubscription(let downstream):
             let loser = decide(side)
+            guard downstreamSubscribed else {
+                phase = .completing(downstream, completion)
+                return .cancel(loser)
+            }
             end()
             return .complete(downstream, cancelling: loser)
         case .subscribed(let downstream, side):
             if case .finished = completion, held != nil || delivering {
+                phase = .completing(downstream, completion)
+                return .none
+            }
+            guard downstreamSubscribed else {
+                held = nil
                 phase = .completing(downstream, completion)
                 return .none
             }
@@ -199,6 +218,38 @@ struct AmbStateMachine<Downstream: Subscriber> {
     }
 
     // MARK: Downstream
+
+    /// The downstream is about to be handed its subscription: from now on a completion goes to
+    /// it at once. Returns the downstream to hand it to.
+    @inlinable
+    mutating func handingOver() -> Box<Downstream>? {
+        downstreamSubscribed = true
+        switch phase {
+        case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream, _):
+            return downstream
+        case .terminated:
+            return nil
+        }
+    }
+
+    /// What follows the downstream's `receive(subscription:)`.
+    @usableFromInline
+    enum HandedOverAction {
+        /// Send this completion, which ended the race before the downstream had its
+        /// subscription.
+        case complete(Box<Downstream>, Completion)
+        case none
+    }
+
+    /// The downstream has returned from `receive(subscription:)`: a completion that ended the
+    /// race before then goes now, unless a held value is still ahead of it (it then follows
+    /// that value) or the downstream has cancelled.
+    @inlinable
+    mutating func handedOver() -> HandedOverAction {
+        guard case .completing(let downstream, let completion) = phase, held == nil, !delivering else { return .none }
+        end()
+        return .complete(downstream, completion)
+    }
 
     @usableFromInline
     enum RequestAction {

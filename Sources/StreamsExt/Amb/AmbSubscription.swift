@@ -3,8 +3,9 @@ import Streams
 /// The subscription of `amb`, with its state in an ``AmbStateMachine``.
 ///
 /// It subscribes to every contender (two for `amb(_:)`, any number for `Collection.amb()`)
-/// through a ``Contender`` each, which carries the contender's index. The losers are cancelled,
-/// and the downstream called, outside the lock.
+/// through a ``Contender`` each, which carries the contender's index, and only then hands the
+/// downstream its subscription (``start()``), as CombineExt does. The losers are cancelled, and
+/// the downstream called, outside the lock.
 @usableFromInline
 final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible, Sendable
@@ -18,6 +19,16 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     @inlinable
     init(downstream: Downstream, contenders count: Int) {
         state = LockedState(StateMachine(downstream: downstream, contenders: count))
+    }
+
+    /// Hands the downstream its subscription, once every contender is subscribed; then
+    /// delivers the completion that ended the race before, if any.
+    @inlinable
+    func start() {
+        guard let downstream = state.withLock({ $0.handingOver() }) else { return }
+        downstream.value.receive(subscription: self)
+        guard case .complete(let downstream, let completion) = state.withLock({ $0.handedOver() }) else { return }
+        downstream.value.receive(completion: completion)
     }
 
     // MARK: Contenders
@@ -53,10 +64,15 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: Int) {
-        guard case .complete(let downstream, let losers) = state.withLock({ $0.receiveCompletion(completion, from: side) })
-        else { return }
-        for loser in losers { loser.cancel() }
-        downstream.value.receive(completion: completion)
+        switch state.withLock({ $0.receiveCompletion(completion, from: side) }) {
+        case .complete(let downstream, let losers):
+            for loser in losers { loser.cancel() }
+            downstream.value.receive(completion: completion)
+        case .cancel(let losers):
+            for loser in losers { loser.cancel() }
+        case .none:
+            break
+        }
     }
 
     // MARK: Downstream

@@ -4,9 +4,12 @@ extension Publisher {
     /// Mirrors whichever of this publisher and `other` sends something first (a value or a
     /// completion); the other one is cancelled at that moment. CombineExt's `amb`.
     ///
-    /// - Both are subscribed at once (this publisher first) and each is asked for one value to
-    ///   race with, whatever the downstream has requested. The winner's first value waits for
-    ///   demand if there is none; from then on the downstream's demand goes to the winner.
+    /// - Both are subscribed at once (this publisher first), before the downstream is handed its
+    ///   subscription (as in CombineExt), and each is asked for one value to race with, whatever
+    ///   the downstream has requested. The winner's first value waits for demand if there is
+    ///   none; from then on the downstream's demand goes to the winner. A race decided before
+    ///   the downstream has its subscription (by a publisher that sends when subscribed) is
+    ///   delivered once it has it: the value as it asks, the completion at once.
     /// - The result completes as the winner does; a `.finished` waits for a value still held for
     ///   demand, a failure does not (the held value is dropped).
     /// - Cancelling before the race is decided cancels both.

@@ -30,13 +30,14 @@ extension Publishers {
             self.second = second
         }
 
-        /// Hands `subscriber` its subscription, then subscribes to `first` and `second`.
+        /// Subscribes to `first` and `second`, then hands `subscriber` its subscription (as
+        /// CombineExt does: what they send meanwhile waits for it).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = AmbSubscription<S>(downstream: subscriber, contenders: 2)
-            subscriber.receive(subscription: subscription)
             first.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 0))
             second.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 1))
+            subscription.start()
         }
     }
 }

@@ -7,7 +7,8 @@ extension Publishers {
     ///
     /// It is one race between all the publishers, not a chain of two-publisher races: it
     /// subscribes to them in order, in a loop (no recursion, whatever their number), asks each
-    /// for one value, and costs the same per event however many there are. A publisher whose
+    /// for one value, and costs the same per event however many there are. As with `amb(_:)`,
+    /// they are all subscribed before the subscriber receives its subscription. A publisher whose
     /// subscription arrives after the race is decided is cancelled at once. With no publishers
     /// it finishes at once.
     ///
@@ -33,7 +34,8 @@ extension Publishers {
             self.publishers = Array(publishers)
         }
 
-        /// Hands `subscriber` its subscription, then subscribes to the publishers in order.
+        /// Subscribes to the publishers in order, then hands `subscriber` its subscription (as
+        /// CombineExt's chain of `amb`s does).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             guard !publishers.isEmpty else {
@@ -42,10 +44,10 @@ extension Publishers {
                 return
             }
             let subscription = AmbSubscription<S>(downstream: subscriber, contenders: publishers.count)
-            subscriber.receive(subscription: subscription)
             for index in publishers.indices {
                 publishers[index].receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: index))
             }
+            subscription.start()
         }
     }
 }

@@ -6,8 +6,12 @@ extension AnyPublisher {
     /// CombineExt's `create` (RxSwift's `Observable.create`).
     ///
     /// - Buffering rule: values sent while the downstream has no demand are kept, in order,
-    ///   without bound, and delivered as demand arrives; a completion sent meanwhile follows the
-    ///   last of them.
+    ///   without bound, and delivered as demand arrives.
+    /// - Completion rule (CombineExt's): until the downstream's first request, a completion
+    ///   waits behind the kept values, and that request (of any demand, `.none` included)
+    ///   delivers the values it covers, then the completion. After the first request, a
+    ///   completion is delivered when it is sent, after the kept values the demand covers; the
+    ///   others are dropped.
     /// - The returned cancellable is cancelled when the subscription is cancelled, and also once
     ///   the completion has been delivered, so that the work it stands for is always let go.
     /// - Anything sent after the completion, or after a cancel, is ignored.
@@ -28,7 +32,8 @@ extension AnyPublisher {
     }
 
     /// Makes a publisher from a closure run for every subscriber, as ``create(_:)`` does; the
-    /// initializer form CombineExt also offers. Same buffering and cancellation rules.
+    /// initializer form CombineExt also offers. Same buffering, completion and cancellation
+    /// rules.
     ///
     /// ```swift
     /// let greetings = AnyPublisher<String, Never> { subscriber in

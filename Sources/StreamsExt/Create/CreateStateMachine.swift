@@ -8,10 +8,13 @@ import Streams
 ///   otherwise; one thread at a time delivers (`delivering`), draining the queue as demand
 ///   allows.
 /// - `completing(downstream, completion)`: the completion was sent while values were queued
-///   or being delivered; it follows the last of them.
+///   or being delivered. Until the downstream's first request it waits behind the queued
+///   values; from then on it follows only those the demand covers, and the others are dropped
+///   (CombineExt's rule).
 /// - `terminated`: completed or cancelled; everything has been let go and is ignored.
 ///
-/// The queue, the demand not yet met and the factory's cancellable sit beside the phase.
+/// The queue, the demand not yet met, whether the downstream has requested yet and the
+/// factory's cancellable sit beside the phase.
 @usableFromInline
 struct CreateStateMachine<Downstream: Subscriber> {
     @usableFromInline
@@ -34,6 +37,9 @@ struct CreateStateMachine<Downstream: Subscriber> {
     var demand = Subscribers.Demand.none
     @usableFromInline
     var delivering = false
+    /// Whether the downstream has called `request(_:)` (with any demand, `.none` included).
+    @usableFromInline
+    var requested = false
     /// What the factory returned, once it has.
     @usableFromInline
     var cancellable: (any Cancellable)?
@@ -75,8 +81,9 @@ struct CreateStateMachine<Downstream: Subscriber> {
     enum DeliveryAction {
         /// Send this value to this downstream, then report with ``delivered(_:)``.
         case deliver(Box<Downstream>, Downstream.Input)
-        /// Send this completion, then cancel the factory's cancellable.
-        case complete(Box<Downstream>, Completion, cancel: (any Cancellable)?)
+        /// Send this completion, then cancel the factory's cancellable; the queue's values
+        /// (dropped or delivered) are let go of outside the lock.
+        case complete(Box<Downstream>, Completion, cancel: (any Cancellable)?, released: [Downstream.Input])
         case none
     }
 
@@ -104,11 +111,14 @@ struct CreateStateMachine<Downstream: Subscriber> {
     @inlinable
     mutating func request(_ additional: Subscribers.Demand) -> DeliveryAction {
         guard downstream != nil else { return .none }
+        requested = true
         demand += additional
         return next()
     }
 
-    /// The next thing to deliver, unless another thread is delivering.
+    /// The next thing to deliver, unless another thread is delivering. A completion goes once
+    /// the queue is empty or, after the downstream's first request, once the demand is used up:
+    /// the values still queued are dropped.
     @inlinable
     mutating func next() -> DeliveryAction {
         guard !delivering, let downstream else { return .none }
@@ -123,17 +133,16 @@ struct CreateStateMachine<Downstream: Subscriber> {
             delivering = true
             return .deliver(downstream, value)
         }
-        guard queueIsEmpty, case .completing(_, let completion) = phase else { return .none }
+        guard queueIsEmpty || requested, case .completing(_, let completion) = phase else { return .none }
         let cancel = cancellable
-        end()
-        return .complete(downstream, completion, cancel: cancel)
+        return .complete(downstream, completion, cancel: cancel, released: end())
     }
 
     @usableFromInline
     enum CancelAction {
-        /// Cancel the factory's work (if it has returned yet); the downstream is let go of
-        /// outside the lock.
-        case cancel((any Cancellable)?, released: Box<Downstream>)
+        /// Cancel the factory's work (if it has returned yet); the downstream and the queued
+        /// values are let go of outside the lock.
+        case cancel((any Cancellable)?, released: Box<Downstream>, queue: [Downstream.Input])
         case none
     }
 
@@ -141,15 +150,17 @@ struct CreateStateMachine<Downstream: Subscriber> {
     mutating func cancel() -> CancelAction {
         guard let downstream else { return .none }
         let cancel = cancellable
-        end()
-        return .cancel(cancel, released: downstream)
+        return .cancel(cancel, released: downstream, queue: end())
     }
 
+    /// Moves to `terminated`; returns the queue, to let go of outside the lock.
     @inlinable
-    mutating func end() {
+    mutating func end() -> [Downstream.Input] {
         phase = .terminated
+        let released = queue
         queue = []
         queueHead = 0
         cancellable = nil
+        return released
     }
 }

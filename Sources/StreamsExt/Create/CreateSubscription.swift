@@ -44,7 +44,8 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CustomStri
             case .deliver(let downstream, let value):
                 let additional = downstream.value.receive(value)
                 action = state.withLock { $0.delivered(additional) }
-            case .complete(let downstream, let completion, let cancel):
+            case .complete(let downstream, let completion, let cancel, _):
+                // The queue's values go with `action`, after the lock.
                 downstream.value.receive(completion: completion)
                 cancel?.cancel()
                 return
@@ -62,12 +63,13 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CustomStri
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        guard case .cancel(let cancellable, _) = state.withLock({ $0.cancel() }) else { return }
+        guard case .cancel(let cancellable, _, _) = state.withLock({ $0.cancel() }) else { return }
         cancellable?.cancel()
     }
 
+    /// CombineExt's description, with the output and failure types' names.
     @usableFromInline
-    var description: String { "Create" }
+    var description: String { "Create.Subscription<\(Downstream.Input.self), \(Downstream.Failure.self)>" }
 
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: []) }

@@ -74,7 +74,9 @@ extension Publishers {
                 onValue(input)
             }
 
-            /// Sends `completion` downstream, after any value still kept for demand.
+            /// Sends `completion` downstream: after the kept values, before the downstream's
+            /// first request; after those its demand covers, the others dropped, once it has
+            /// requested.
             ///
             /// ```swift
             /// subscriber.send(completion: .failure(error))

@@ -6,8 +6,11 @@ import Streams
 /// Each subscriber receives values only as it asks for them. Until it asks, the values sent to
 /// it wait in a queue of its own that keeps, like the subject, the latest `bufferSize` of them
 /// (older ones are dropped): a subscriber that is behind never gets less than a new subscriber
-/// would. The completion follows the last value the subscriber is due, as soon as that value has
-/// been delivered. With `bufferSize` zero the subject replays nothing and keeps nothing for a
+/// would. The completion (CombineExt's rule): before the subscriber's first request it waits
+/// behind the values kept for it, and that request delivers those it covers, then the
+/// completion; once the subscriber has requested, the completion is delivered when it comes,
+/// after the values whose demand has been taken, and the values kept for later demand are
+/// dropped. With `bufferSize` zero the subject replays nothing and keeps nothing for a
 /// subscriber that has not asked, as a `PassthroughSubject`; with `Int.max` it keeps every value
 /// (memory grows with each one).
 ///
@@ -84,8 +87,10 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, Sendable {
         }
     }
 
-    /// Completes the subject: each subscriber receives `completion` after the values it is due,
-    /// and so does each later subscriber, after the replayed values. Later values are ignored.
+    /// Completes the subject: each subscriber receives `completion` after the values it has
+    /// asked for (one that has not requested yet: after the values its first request covers),
+    /// and so does each later subscriber, after the replayed values its first request covers.
+    /// The values still waiting for demand are dropped. Later values are ignored.
     ///
     /// ```swift
     /// subject.send(completion: .finished)

@@ -58,13 +58,15 @@ final class ReplaySubjectSubscription<Downstream: Subscriber>: Subscription, Cus
         }
     }
 
-    /// The subject has completed: the completion follows the values still to deliver.
+    /// The subject has completed: the completion follows the values still to deliver (before
+    /// the subscriber's first request) or those whose demand has been taken (after it).
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         switch state.withLock({ $0.finish(completion) }) {
         case .none:
             return
-        case .deliver(let live, let completion):
+        case .deliver(let live, let completion, _):
+            // The dropped values go with the action, after the lock.
             live.downstream.value.receive(completion: completion)
         }
     }
@@ -79,7 +81,7 @@ final class ReplaySubjectSubscription<Downstream: Subscriber>: Subscription, Cus
                 return
             case .value(let downstream, let value):
                 additional = downstream.value.receive(value)
-            case .completion(let live, let completion):
+            case .completion(let live, let completion, _):
                 live.downstream.value.receive(completion: completion)
                 return
             }

@@ -7,8 +7,10 @@ import Streams
 /// - `subscribed(live)`: values arrive; `finish` → `completing`, or straight to `terminated`
 ///   when nothing is left to deliver and nobody is delivering; `cancel` → `terminated`.
 /// - `completing(live, completion)`: the subject has completed, and values are still to be
-///   delivered (they wait for demand) or a delivery is under way; the completion follows the
-///   last of them. `cancel` → `terminated`.
+///   delivered or a delivery is under way. Until the subscriber's first request the completion
+///   waits behind every value still to deliver; from then on it follows only those whose demand
+///   has been taken (and those the demand returned meanwhile covers), and the others are
+///   dropped (CombineExt's rule). `cancel` → `terminated`.
 /// - `terminated`: the subscriber, the subject and the values have been let go.
 ///
 /// Values wait in two queues. `owed` holds values whose demand has been taken, waiting for the
@@ -66,6 +68,9 @@ struct ReplaySubjectSubscriptionStateMachine<Downstream: Subscriber> {
     /// subscription over).
     @usableFromInline
     var delivering = true
+    /// Whether the subscriber has requested yet.
+    @usableFromInline
+    var requested = false
 
     /// A subscription that starts with `replay` (the subject's kept values) pending, and the
     /// subject's `completion` after them if it has completed.
@@ -130,19 +135,29 @@ struct ReplaySubjectSubscriptionStateMachine<Downstream: Subscriber> {
     enum FinishAction {
         /// Queued behind the values still to deliver, or ignored.
         case none
-        /// Deliver the completion; the subscription has terminated.
-        case deliver(Live, Subscribers.Completion<Failure>)
+        /// Deliver the completion; the subscription has terminated. `released` holds the values
+        /// dropped, to let go of outside the lock.
+        case deliver(Live, Subscribers.Completion<Failure>, released: ReplayBuffer<Output>)
     }
 
     @inlinable
     mutating func finish(_ completion: Subscribers.Completion<Failure>) -> FinishAction {
         guard case .subscribed(let live) = phase else { return .none }
-        if !delivering, owed.isEmpty, pending.isEmpty {
+        // Values not asked for wait only for a subscriber that has not requested yet.
+        if !delivering, owed.isEmpty, pending.isEmpty || requested {
             phase = .terminated
-            return .deliver(live, completion)
+            return .deliver(live, completion, released: takeAllPending())
         }
         phase = .completing(live, completion)
         return .none
+    }
+
+    /// Empties `pending`, returning what it held.
+    @inlinable
+    mutating func takeAllPending() -> ReplayBuffer<Output> {
+        let taken = pending
+        pending = ReplayBuffer(limit: pending.limit)
+        return taken
     }
 
     // MARK: Delivering
@@ -154,8 +169,9 @@ struct ReplaySubjectSubscriptionStateMachine<Downstream: Subscriber> {
         case idle
         /// Deliver this value.
         case value(Box<Downstream>, Output)
-        /// Deliver the completion; the subscription has terminated.
-        case completion(Live, Subscribers.Completion<Failure>)
+        /// Deliver the completion; the subscription has terminated. `released` holds the values
+        /// dropped, to let go of outside the lock.
+        case completion(Live, Subscribers.Completion<Failure>, released: ReplayBuffer<Output>)
     }
 
     /// The deliverer returned from the subscriber with `additional` demand.
@@ -174,9 +190,9 @@ struct ReplaySubjectSubscriptionStateMachine<Downstream: Subscriber> {
             return .value(live.downstream, value)
         }
         delivering = false
-        if case .completing(_, let completion) = phase, pending.isEmpty {
+        if case .completing(_, let completion) = phase, pending.isEmpty || requested {
             phase = .terminated
-            return .completion(live, completion)
+            return .completion(live, completion, released: takeAllPending())
         }
         return .idle
     }
@@ -199,6 +215,7 @@ struct ReplaySubjectSubscriptionStateMachine<Downstream: Subscriber> {
         case .subscribed(let current), .completing(let current, _): live = current
         case .terminated: return .none
         }
+        requested = true
         demand += additional
         takePending()
         guard !delivering, let value = owed.removeFirst() else { return .none }

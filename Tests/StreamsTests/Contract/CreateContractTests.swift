@@ -47,8 +47,9 @@ struct CreateContractTests {
         form.make(handle).subscribe(subscriber)
         #expect(subscriber.subscriptionCount == 1)
         let subscription = subscriber.subscription
-        #expect(subscription.map { String(describing: $0) } == "Create")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Create")
+        let description = "Create.Subscription<Int, TestError>"
+        #expect(subscription.map { String(describing: $0) } == description)
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == description)
         #expect(subscription.map { Mirror(reflecting: $0).children.count } == 0)
         subscriber.cancel()
     }

@@ -10,6 +10,21 @@ private final class WriteLog: TextOutputStream {
     var lines: [String] { writes.joined().split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 }
 
+/// A publisher object that only a pipeline refers to; like a relay, it finishes its subscribers
+/// when it goes away.
+private final class OwnedSource: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let subject = PassthroughSubject<Int, Never>()
+
+    deinit { subject.send(completion: .finished) }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subject.receive(subscriber: subscriber)
+    }
+}
+
 /// print and handleEvents at the edges.
 @Suite struct PrintAndHandleEventsEdgeTests {
     private static func ints() -> ManualUpstream<Int, TestError> { ManualUpstream(failure: .oops) { $0 } }
@@ -145,6 +160,27 @@ private final class WriteLog: TextOutputStream {
         #expect(trace == ["request unlimited", "output 1", "cancel"])
         #expect(upstream.subscriptions[0].cancels == 1)
         #expect(subscriber.values == [1])
+    }
+
+    /// The subscription keeps the closures, not the publisher value with its upstream: an
+    /// upstream object that nothing else refers to goes away while subscribed (as in Combine).
+    @Test(arguments: ["handleEvents", "print", "breakpoint"])
+    func theSubscriptionDoesNotKeepTheUpstreamPublisherAlive(_ form: String) {
+        weak var released: OwnedSource?
+        let subscriber = TestSubscriber<Int, Never>()
+        do {
+            let source = OwnedSource()
+            released = source
+            switch form {
+            case "handleEvents": source.handleEvents(receiveOutput: { _ in }).subscribe(subscriber)
+            case "print": source.print(to: WriteLog()).subscribe(subscriber)
+            default: source.breakpoint(receiveOutput: { _ in false }).subscribe(subscriber)
+            }
+            source.subject.send(1)
+        }
+        #expect(released == nil)
+        #expect(subscriber.values == [1])
+        #expect(subscriber.completions == [.finished])
     }
 
     @Test func handleEventsMachinePhases() {

@@ -57,6 +57,25 @@ struct AmbManyTests {
         }
     }
 
+    @Test func everyPublisherIsSubscribedBeforeTheDownstream() {
+        let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        var received: [Int] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.unlimited)
+                subjects[2].send(1)
+                subjects[0].send(2)
+                subjects[2].send(3)
+            },
+            receiveValue: { value in
+                received.append(value)
+                return .none
+            },
+            receiveCompletion: { _ in })
+        subjects.amb().subscribe(subscriber)
+        #expect(received == [1, 3])
+    }
+
     @Test func theWinningValueWaitsForDemand() {
         let contenders = upstreams(3)
         let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)

@@ -55,6 +55,41 @@ struct AmbTests {
         #expect(second.subscriptions.last?.cancels == 1)
     }
 
+    @Test func bothAreSubscribedBeforeTheDownstreamSoWhatItsSubscriptionTriggersIsSeen() {
+        // CombineExt's order: values sent from inside the downstream's `receive(subscription:)`
+        // take part in the race, and the demand asked there goes to the winner.
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { subscription in
+                subscription.request(.max(2))
+                second.send(3)
+                first.send(1)
+                second.send(4)
+                second.send(5)
+            },
+            receiveValue: { value in
+                received.append(value)
+                return .none
+            },
+            receiveCompletion: { _ in })
+        first.amb(second).subscribe(subscriber)
+        #expect(received == [3, 4])
+    }
+
+    @Test func aRaceEndedBeforeTheDownstreamIsSubscribedReachesItAfterItsSubscription() {
+        let second = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        let valueThenFailure = [1].publisher.setFailureType(to: TestError.self).append(Fail(error: .other))
+        valueThenFailure.amb(second).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription("Amb"), .completion(.failure(.other))])
+        #expect(second.subscriptions.last?.cancels == 1)
+        let empty = TestSubscriber<Int, TestError>(initialDemand: nil)
+        Empty<Int, TestError>().amb(second).subscribe(empty)
+        #expect(empty.events == [.subscription("Amb"), .completion(.finished)])
+    }
+
     @Test func afterTheRaceTheDownstreamsDemandGoesToTheWinner() {
         let first = ManualUpstream<Int, Never>(failure: nil) { $0 }
         let second = ManualUpstream<Int, Never>(failure: nil) { $0 }

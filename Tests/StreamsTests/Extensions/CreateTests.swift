@@ -16,7 +16,13 @@ struct CreateTests {
         }.subscribe(subscriber)
         #expect(subscriber.values == [1, 2])
         #expect(subscriber.completions == [.failure(.oops)])
-        #expect(String(describing: subscriber.subscription!) == "Create")
+    }
+
+    @Test func theSubscriptionDescribesItselfAsCombineExtsWithItsTypes() {
+        let subscriber = TestSubscriber<String, TestError>(initialDemand: nil)
+        AnyPublisher<String, TestError>.create { _ in AnyCancellable {} }.subscribe(subscriber)
+        #expect(String(describing: subscriber.subscription!) == "Create.Subscription<String, TestError>")
+        subscriber.cancel()
     }
 
     @Test func theInitializerFormIsCreate() {
@@ -31,9 +37,6 @@ struct CreateTests {
         }
         greetings.subscribe(subscriber)
         #expect(subscriber.values == ["Hello"])
-        #expect(String(describing: subscriber.subscription!) == "Create")
-        subscriber.request(.max(1))
-        #expect(subscriber.values == ["Hello", "World"])
         #expect(subscriber.completions == [.failure(.oops)])
         #expect(cancels.items.count == 1)
     }
@@ -53,7 +56,7 @@ struct CreateTests {
         #expect(second.values == [2])
     }
 
-    @Test func valuesWithoutDemandAreKeptInOrderAndTheCompletionFollowsThem() {
+    @Test func valuesWithoutDemandAreKeptInOrder() {
         var handle: Publishers.Create<Int, Never>.Subscriber?
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         AnyPublisher<Int, Never>.create { subscriber in
@@ -61,15 +64,80 @@ struct CreateTests {
             return AnyCancellable {}
         }.subscribe(subscriber)
         for value in 1...4 { handle?.send(value) }
-        handle?.send(completion: .finished)
         #expect(subscriber.values == [1])
-        #expect(subscriber.completion == nil)
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2, 3])
-        #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
         #expect(subscriber.values == [1, 2, 3, 4])
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func afterTheFirstRequestACompletionDropsTheValuesItsDemandDoesNotCover() {
+        let cancels = Log<Void>()
+        var handle: Publishers.Create<Int, Never>.Subscriber?
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        AnyPublisher<Int, Never>.create { subscriber in
+            handle = subscriber
+            return AnyCancellable { cancels.append(()) }
+        }.subscribe(subscriber)
+        for value in 1...4 { handle?.send(value) }
+        handle?.send(completion: .finished)
+        #expect(subscriber.values == [1])
         #expect(subscriber.completions == [.finished])
+        #expect(cancels.items.count == 1)
+        subscriber.request(.max(3))
+        #expect(subscriber.values == [1])
+    }
+
+    @Test func beforeTheFirstRequestACompletionWaitsAndThatRequestDeliversWhatItCovers() {
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: nil)
+        AnyPublisher<Int, TestError>.create { subscriber in
+            for value in 1...3 { subscriber.send(value) }
+            subscriber.send(completion: .failure(.oops))
+            return AnyCancellable {}
+        }.subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completion == nil)
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == [.failure(.oops)])
+    }
+
+    @Test func aFirstRequestOfNoneStillLetsTheCompletionThrough() {
+        // CombineExt's rule: a subscriber that asks for nothing still receives the completion.
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: Subscribers.Demand.none)
+        AnyPublisher<Int, Never>.create { subscriber in
+            for value in 1...3 { subscriber.send(value) }
+            subscriber.send(completion: .finished)
+            return AnyCancellable {}
+        }.subscribe(subscriber)
+        #expect(subscriber.values.isEmpty)
+        #expect(subscriber.completions == [.finished])
+    }
+
+    @Test func aCompletionSentWhileAValueIsDeliveredFollowsTheValuesTheDemandCovers() {
+        var handle: Publishers.Create<Int, Never>.Subscriber?
+        var received: [Int] = []
+        var completions = 0
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.request(.max(2)) },
+            receiveValue: { value in
+                received.append(value)
+                if value == 1 {
+                    for next in 2...4 { handle?.send(next) }
+                    handle?.send(completion: .finished)
+                    #expect(completions == 0)
+                }
+                return .none
+            },
+            receiveCompletion: { _ in completions += 1 })
+        AnyPublisher<Int, Never>.create { subscriber in
+            handle = subscriber
+            return AnyCancellable {}
+        }.subscribe(subscriber)
+        handle?.send(1)
+        #expect(received == [1, 2])
+        #expect(completions == 1)
     }
 
     @Test func theDemandReturnedForAValueLetsTheNextOneThrough() {

@@ -181,6 +181,43 @@ struct RelayTests {
         #expect(current.completions == [.finished])
     }
 
+    @Test func aRelayDeclaredBeforeTheCancellablesOfItsPipelinesGoesAwayWithItsOwner() {
+        // The owner declares the relays first, then the cancellables of pipelines from them
+        // through `handleEvents`. The pipelines keep neither a relay nor its value alive, so
+        // when the owner goes, the relays go first and finish their subscribers; the pipelines
+        // are never cancelled.
+        final class Owner {
+            let current = CurrentValueRelay(Tracked())
+            let passthrough = PassthroughRelay<Tracked>()
+            var cancellables = Set<AnyCancellable>()
+
+            init(completions: Log<String>, cancels: Log<String>) {
+                current.handleEvents(receiveCancel: { cancels.append("current") })
+                    .sink(receiveCompletion: { _ in completions.append("current") }, receiveValue: { _ in })
+                    .store(in: &cancellables)
+                passthrough.handleEvents(receiveCancel: { cancels.append("passthrough") })
+                    .sink(receiveCompletion: { _ in completions.append("passthrough") }, receiveValue: { _ in })
+                    .store(in: &cancellables)
+            }
+        }
+        weak var value: Tracked?
+        weak var current: CurrentValueRelay<Tracked>?
+        weak var passthrough: PassthroughRelay<Tracked>?
+        let completions = Log<String>()
+        let cancels = Log<String>()
+        do {
+            let owner = Owner(completions: completions, cancels: cancels)
+            value = owner.current.value
+            current = owner.current
+            passthrough = owner.passthrough
+        }
+        #expect(value == nil)
+        #expect(current == nil)
+        #expect(passthrough == nil)
+        #expect(completions.items.sorted() == ["current", "passthrough"])
+        #expect(cancels.items.isEmpty)
+    }
+
     @Test func subscribersDoNotKeepTheRelayAlive() {
         weak var released: PassthroughRelay<Int>?
         let subscriber = TestSubscriber<Int, Never>()

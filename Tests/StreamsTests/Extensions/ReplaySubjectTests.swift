@@ -67,18 +67,59 @@ struct ReplaySubjectTests {
     @Test func replayedValuesAreDeliveredOnlyAsDemanded() {
         let subject = ReplaySubject<Int, Never>(bufferSize: 3)
         for value in 1...3 { subject.send(value) }
-        subject.send(completion: .finished)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         subject.subscribe(subscriber)
         #expect(subscriber.values == [1])
-        // The completion waits behind the values still due.
-        #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
         #expect(subscriber.values == [1, 2])
-        #expect(subscriber.completion == nil)
         subscriber.request(.max(5))
         #expect(subscriber.values == [1, 2, 3])
-        #expect(subscriber.completion == .finished)
+        #expect(subscriber.completion == nil)
+    }
+
+    @Test func aCompletionAfterTheFirstRequestDropsTheValuesNotAskedFor() {
+        // CombineExt's rule: the completion does not wait for demand once the subscriber has
+        // asked for something.
+        let subject = ReplaySubject<Int, Never>(bufferSize: 4)
+        for value in 1...4 { subject.send(value) }
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        subject.subscribe(subscriber)
+        #expect(subscriber.values == [1, 2, 3])
+        subject.send(completion: .finished)
+        #expect(subscriber.completions == [.finished])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 2, 3])
+    }
+
+    @Test func aCompletedSubjectsNewSubscriberGetsWhatItsFirstRequestCoversThenTheCompletion() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 3)
+        for value in 1...3 { subject.send(value) }
+        subject.send(completion: .finished)
+        let waiting = TestSubscriber<Int, Never>(initialDemand: nil)
+        subject.subscribe(waiting)
+        #expect(waiting.completion == nil)
+        waiting.request(.max(2))
+        #expect(waiting.values == [1, 2])
+        #expect(waiting.completions == [.finished])
+        let oneAtATime = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        subject.subscribe(oneAtATime)
+        #expect(oneAtATime.values == [1, 2, 3])
+        #expect(oneAtATime.completions == [.finished])
+    }
+
+    @Test func aCompletionWhileADeliveryIsUnderWayFollowsTheValuesAskedFor() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 4)
+        let subscriber = TestSubscriber<Int, Never>(
+            initialDemand: .max(2),
+            onValue: { value in
+                guard value == 1 else { return }
+                for next in 2...4 { subject.send(next) }
+                subject.send(completion: .finished)
+            })
+        subject.subscribe(subscriber)
+        subject.send(1)
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == [.finished])
     }
 
     @Test func theDemandASubscriberReturnsIsHonoured() {

@@ -12,7 +12,7 @@ extension Publishers.HandleEvents {
         CustomPlaygroundDisplayConvertible, @unchecked Sendable
     where Downstream.Input == Output, Downstream.Failure == Failure {
         @usableFromInline
-        typealias Machine = EventHooksStateMachine<Downstream, Publishers.HandleEvents<Upstream>>
+        typealias Machine = EventHooksStateMachine<Downstream, EventHooks<Output, Failure>>
 
         @usableFromInline
         let name: String
@@ -26,7 +26,7 @@ extension Publishers.HandleEvents {
         @inlinable
         init(
             name: String,
-            hooks: Publishers.HandleEvents<Upstream>,
+            hooks: EventHooks<Output, Failure>,
             returnedDemandHook: ((Subscribers.Demand) -> Void)? = nil,
             downstream: Downstream
         ) {
@@ -49,7 +49,7 @@ extension Publishers.HandleEvents {
 
         @inlinable
         func receive(_ input: Output) -> Subscribers.Demand {
-            let hooks: Publishers.HandleEvents<Upstream>?
+            let hooks: EventHooks<Output, Failure>?
             let downstream: Downstream
             switch state.withLock({ $0.value() }) {
             case .runHooks(let held):

@@ -80,7 +80,11 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: Inner(name: "HandleEvents", hooks: self, downstream: subscriber))
+            // The subscription keeps the closures only, not `self`: not the upstream.
+            let hooks = EventHooks(
+                receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+            upstream.receive(subscriber: Inner(name: "HandleEvents", hooks: hooks, downstream: subscriber))
         }
     }
 }

@@ -59,8 +59,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let printer = EventPrinter(prefix: prefix, stream: stream)
-            let hooks = Publishers.HandleEvents(
-                upstream: upstream,
+            let hooks = EventHooks<Output, Failure>(
                 receiveSubscription: { printer.write("receive subscription: (\($0))") },
                 receiveOutput: { printer.write("receive value: (\($0))") },
                 receiveCompletion: {
