@@ -44,7 +44,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         mirrorThunk = { Mirror(reflecting: subscriber) }
     }
 
-    /// Wraps `subject`: the subject asks for unlimited values and forwards what it receives.
+    /// Wraps `subject` in the subscriber that `subscribe(_ subject:)` attaches: the subject is
+    /// sent that subscriber as its one subscription (described `"Subject"`; a second
+    /// subscription is cancelled), then the values, then the first completion only.
     ///
     /// ```swift
     /// let relay = PassthroughSubject<Int, Never>()
@@ -52,17 +54,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// ```
     @inlinable
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
-        self.init(
-            receiveSubscription: { subscription in
-                subject.send(subscription: subscription)
-            },
-            receiveValue: { value in
-                subject.send(value)
-                return .none
-            },
-            receiveCompletion: { completion in
-                subject.send(completion: completion)
-            })
+        self.init(SubjectSubscriber(subject: subject))
     }
 
     /// Makes a subscriber from closures; a missing closure does nothing (a missing

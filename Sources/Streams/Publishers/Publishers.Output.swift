@@ -11,7 +11,8 @@ extension Publisher {
     }
 
     /// Passes on only the value at `index` (counting from zero), then finishes. `index` must not
-    /// be negative.
+    /// be negative. `Int.max` is accepted (Combine traps on it): that position is never reached,
+    /// so every value is dropped.
     ///
     /// ```swift
     /// let third = ["a", "b", "c"].publisher.output(at: 2)   // "c"

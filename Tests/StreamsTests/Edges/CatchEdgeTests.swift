@@ -157,6 +157,36 @@ struct CatchEdgeTests {
         #expect(subscriber.values == [])
     }
 
+    /// Once the handler threw, the operator is done: a second upstream failure (or a
+    /// `.finished`) is ignored, as in Combine, not taken for a failure during the recovery.
+    @Test func completionsAfterTheHandlerThrewAreIgnored() {
+        let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
+        upstream.ignoresCancel = true
+        let subscriber = TestSubscriber<Int, any Error>()
+        let calls = Log<TestError>()
+        upstream.tryCatch { error -> Just<Int> in
+            calls.append(error)
+            throw TestError.other
+        }
+        .subscribe(subscriber)
+        upstream.fail()
+        upstream.fail()
+        upstream.finish()
+        #expect(calls.items == [.oops])
+        #expect(subscriber.completions.count == 1)
+    }
+
+    /// Once the recovery completed, a late upstream failure is ignored, as in Combine.
+    @Test func anUpstreamFailureAfterTheRecoveryCompletedIsIgnored() {
+        let rig = Rig()
+        rig.upstream.ignoresCancel = true
+        rig.upstream.fail()
+        rig.recovery.finish()
+        rig.upstream.fail()
+        #expect(rig.subscriber.completions == [.finished])
+        #expect(rig.recovery.subscriptions.count == 1)
+    }
+
     @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
         let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
         upstream.holdsSubscription = true
@@ -255,14 +285,13 @@ struct CatchEdgeTests {
         MisuseTests.expectMessage("Unexpected state: received completion but do not have subscription", in: trap)
     }
 
-    @Test func aSecondFailureTraps() async {
+    /// A second upstream failure while the recovery is subscribed traps, as in Combine.
+    @Test func aSecondFailureDuringTheRecoveryTraps() async {
         let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let upstream = ManualUpstream<Int, TestError>(failure: .oops) { $0 }
-            upstream.ignoresCancel = true
-            upstream.catch { _ in Just(0).setFailureType(to: TestError.self) }
-                .subscribe(TestSubscriber<Int, TestError>())
-            upstream.fail()
-            upstream.fail()
+            let rig = Rig()
+            rig.upstream.ignoresCancel = true
+            rig.upstream.fail()
+            rig.upstream.fail()
         }
         MisuseTests.expectMessage("Unexpected state: received completion but do not have subscription", in: trap)
     }

@@ -112,6 +112,10 @@ struct RecoveryStateMachineTests {
             let result = machine.upstreamValue()
             #expect(result == nil)
         }
+        guard case .none = machine.upstreamCompleted(failed: true) else {
+            Issue.record("a failure after the handler threw is ignored")
+            return
+        }
     }
 
     @Test func catchRequestBeforeTheSubscriptionTraps() async {

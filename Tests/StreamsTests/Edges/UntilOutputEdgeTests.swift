@@ -114,6 +114,29 @@ struct UntilOutputEdgeTests {
         #expect(rig.subscriber.completions.count == 1)
     }
 
+    /// The trigger completing before its value ends the operator, not only its output: an
+    /// upstream subscription that arrives afterwards is cancelled and asked for nothing, and
+    /// its events are ignored (Combine keeps it, asks it for the demand requested so far and
+    /// goes on dropping its values).
+    @Test func dropCancelsAnUpstreamSubscriptionThatArrivesAfterTheTriggerCompleted() {
+        let rig = Rig(initialDemand: .max(10))
+        rig.upstream.holdsSubscription = true
+        rig.upstream.ignoresCancel = true
+        rig.drop()
+        rig.subscriber.request(.max(4))
+        rig.trigger.finish()
+        #expect(rig.subscriber.completions == [.finished])
+        let late = rig.upstream.sendSubscription()
+        #expect(late?.cancels == 1)
+        #expect(late?.requests == [])
+        rig.subscriber.request(.max(1))
+        #expect(late?.requests == [])
+        #expect(rig.upstream.send(1) == .none)
+        rig.upstream.finish()
+        #expect(rig.subscriber.values == [])
+        #expect(rig.subscriber.completions == [.finished])
+    }
+
     @Test func dropIgnoresTheTriggersCompletionAfterItsValue() {
         let rig = Rig()
         rig.trigger.ignoresCancel = true

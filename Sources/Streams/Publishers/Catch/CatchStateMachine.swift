@@ -6,11 +6,16 @@
 /// - `awaitingSubscription`: the upstream's subscription → `subscribed`. A `cancel()` here changes
 ///   nothing (a late subscription is still accepted), as in Combine.
 /// - `subscribed`: `.finished` → `terminated`; a failure → `awaitingRecovery` (the handler runs
-///   outside the lock); `cancel()` → `cancelled`.
+///   outside the lock); `cancel()` → `terminated`.
 /// - `awaitingRecovery`: the recovery's subscription → `subscribedToRecovery`; the handler threw →
-///   `terminated`; `cancel()` → `cancelled`, and the recovery subscription is cancelled when it
+///   `terminated`; `cancel()` → `terminated`, and the recovery subscription is cancelled when it
 ///   arrives (Combine loses that cancel).
-/// - `subscribedToRecovery`: its completion → `terminated`; `cancel()` → `cancelled`.
+/// - `subscribedToRecovery`: its completion → `terminated`; `cancel()` → `terminated`.
+///
+/// An upstream failure traps before the upstream's subscription and while recovering (a second
+/// failure, also one sent from inside the handler), as in Combine; once terminal (a completion
+/// went downstream, the handler threw, or the downstream cancelled) upstream completions are
+/// ignored, as in Combine.
 ///
 /// Demand is counted for the upstream only: each upstream value takes one, and a value with
 /// none outstanding traps, as in Combine (this is also how a value before the subscription
@@ -37,11 +42,9 @@ struct CatchStateMachine {
         case awaitingRecovery
         /// Values come from the recovery publisher, whose subscription is `subscription`.
         case subscribedToRecovery
-        /// A completion went downstream: everything is let go, later events are ignored.
+        /// A completion went downstream or the downstream cancelled: everything is let go,
+        /// later events are ignored.
         case terminated
-        /// The downstream cancelled: everything is let go, later events are ignored. Kept apart
-        /// from `terminated` because a late upstream failure is ignored here and traps there.
-        case cancelled
     }
 
     @usableFromInline
@@ -52,9 +55,6 @@ struct CatchStateMachine {
     /// Requested by the downstream and not yet used up by an upstream value.
     @usableFromInline
     var demand = Subscribers.Demand.none
-    /// Whether the upstream has failed: a second failure traps.
-    @usableFromInline
-    var upstreamFailed = false
     /// The downstream and the handler; nil once completed.
     @usableFromInline
     var resources: Resources?
@@ -91,7 +91,7 @@ struct CatchStateMachine {
     @inlinable
     mutating func upstreamValue() -> Resources? {
         switch phase {
-        case .terminated, .cancelled: return nil
+        case .terminated: return nil
         case .awaitingSubscription, .subscribed, .awaitingRecovery, .subscribedToRecovery: break
         }
         precondition(demand > 0, "Catch received a value without demand")
@@ -123,15 +123,12 @@ struct CatchStateMachine {
             case .awaitingSubscription:
                 preconditionFailure("Unexpected state: received completion but do not have subscription")
             case .subscribed:
-                upstreamFailed = true
                 phase = .awaitingRecovery
                 subscription = nil
                 return resources.map(CompletionAction.recover) ?? .none
-            case .cancelled:
+            case .terminated:
                 return .none
-            case .terminated where !upstreamFailed:
-                return .none
-            case .awaitingRecovery, .subscribedToRecovery, .terminated:
+            case .awaitingRecovery, .subscribedToRecovery:
                 preconditionFailure(
                     "Unexpected state: received completion but do not have subscription (a second failure)")
             }
@@ -220,7 +217,7 @@ struct CatchStateMachine {
         case .awaitingRecovery:
             self.demand += demand
             return .terminated
-        case .terminated, .cancelled:
+        case .terminated:
             return .terminated
         }
     }
@@ -243,13 +240,13 @@ struct CatchStateMachine {
     @inlinable
     mutating func cancel() -> CancelAction {
         switch phase {
-        case .awaitingSubscription, .terminated, .cancelled:
+        case .awaitingSubscription, .terminated:
             return .none
         case .subscribed, .subscribedToRecovery, .awaitingRecovery:
             break
         }
         let active = subscription.take()
-        phase = .cancelled
+        phase = .terminated
         defer { resources = nil }
         if let active { return .cancel(active, released: resources) }
         return resources.map { .release($0) } ?? .none
