@@ -24,12 +24,6 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
         core = SubjectCore(current: value, kind: .currentValue)
     }
 
-    /// A subject whose subscriptions behave as `kind`'s (a `@Published` property's).
-    @inlinable
-    init(_ value: Output, kind: SubjectKind) {
-        core = SubjectCore(current: value, kind: kind)
-    }
-
     /// The current value. Setting it sends the new value to the subscribers (unless the subject
     /// has completed, in which case it only changes the value).
     ///

@@ -145,14 +145,14 @@ final class PublishedStorage<Value>: Sendable {
     }
 
     @usableFromInline
-    let subject: CurrentValueSubject<Value, Never>
+    let subject: PublishedSubject<Value>
     @usableFromInline
     let state: LockedState<State>
 
     @inlinable
     init(_ value: Value) {
         state = LockedState(State(stored: value))
-        subject = CurrentValueSubject(value, kind: .published)
+        subject = PublishedSubject(value)
     }
 
     /// The property's value.

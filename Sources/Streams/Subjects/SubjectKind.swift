@@ -6,7 +6,7 @@ enum SubjectKind: Sendable {
     case passthrough
     /// ``CurrentValueSubject``.
     case currentValue
-    /// The subject behind a `@Published` property's `$property`.
+    /// ``PublishedSubject``, the subject behind a `@Published` property's `$property`.
     case published
     /// The subject behind ``ObservableObjectPublisher``.
     case observableObject

@@ -27,10 +27,9 @@ let chaosOperatorCatalog: [OperatorEntry] = {
                 }
             ).contract()
         },
-        // A call hit by the latency reaches the upstream through flatMap's inner subscriber,
-        // which describes itself as "FlatMap" and mirrors its parent subscription, as Combine's
-        // does; `.named` cannot say that, hence the reflection check's known issue.
-        OperatorEntry("injectLatency", .named("FlatMap", children: none), knownIssues: [.reflection]) { h in
+        // A call hit by the latency reaches the upstream through the subscriber flatMap attaches
+        // to each child, which reflects as Combine's: "FlatMap", also in playgrounds, one child.
+        OperatorEntry("injectLatency", .named("FlatMap", children: ["parentSubscription"])) { h in
             let t = h.tracked
             return h.ints.injectLatency(
                 .milliseconds(500), scheduler: h.scheduler,

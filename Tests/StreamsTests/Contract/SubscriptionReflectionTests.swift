@@ -55,6 +55,12 @@ import Testing
         let demand = ["parent", "downstream", "demand", "subject"]
         expect(try subscription(of: PassthroughSubject<Int, Never>()), "PassthroughSubject", children: demand)
         expect(try subscription(of: CurrentValueSubject<Int, Never>(0)), "CurrentValueSubject", children: demand)
+        let published = try subscription(of: Published(wrappedValue: 0).projectedValue)
+        expect(published, "PublishedSubject", children: demand)
+        let shown = Mirror(reflecting: published).children.map { String(describing: $0.value) }
+        #expect(shown[0].contains("PublishedSubject"))
+        #expect(shown[2] == "max(0)")
+        #expect(shown[3].contains("PublishedSubject"))
     }
 
     @Test func sinkAndAssign() {

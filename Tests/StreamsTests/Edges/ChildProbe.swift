@@ -28,6 +28,8 @@ final class ChildProbe: Publisher, @unchecked Sendable {
     let name: String
     let log: Log<String>?
     private(set) var subscriber: AnySubscriber<Int, TestError>?
+    /// The subscriber as the operator passed it, not type-erased: what it conforms to.
+    private(set) var link: Any?
     private(set) var subscription = ProbeSubscription()
     private(set) var requests: [Subscribers.Demand] = []
     private(set) var cancels = 0
@@ -46,6 +48,7 @@ final class ChildProbe: Publisher, @unchecked Sendable {
     func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
         log?.append("subscribe \(name)")
         self.subscriber = AnySubscriber(subscriber)
+        link = subscriber
         subscription.probe = self
         if !holdsSubscription { subscriber.receive(subscription: subscription) }
     }

@@ -51,15 +51,24 @@ struct FlatMapEdgeTests {
         #expect(!(subscription is any CustomDebugStringConvertible))
     }
 
+    /// As in Combine: "FlatMap", also in playgrounds; one mirror child, the combineIdentifier of
+    /// the object the upstream and the downstream see; an identifier of its own; no debug
+    /// description.
     @Test func theSubscriberOfEachChildShowsTheParentSubscription() throws {
         let subscriber = TestSubscriber<Int, TestError>()
         let child = Rig(subscriber: subscriber).child()
-        let link = try #require(child.subscriber)
+        let link = try #require(child.link)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: link) == "FlatMap")
         let children = Array(Mirror(reflecting: link).children)
         #expect(children.map(\.label) == ["parentSubscription"])
         #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+        #expect((link as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+        #expect(!(link is any CustomDebugStringConvertible))
+        #expect(!(link is any Subscription))
+        #expect(type(of: link) != type(of: subscription))
+        let identifier = try #require((link as? any CustomCombineIdentifierConvertible)?.combineIdentifier)
+        #expect(identifier != subscription.combineIdentifier)
     }
 
     @Test func aChildIsAskedForOneValueUnderLimitedDemandAndForAllUnderUnlimited() {

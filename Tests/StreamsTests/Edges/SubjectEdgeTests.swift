@@ -61,7 +61,17 @@ import Testing
         #expect(live.map(\.label) == ["parent", "downstream", "demand", "subject"])
         let parent = try #require(object(live[0].value))
         #expect(parent == object(live[3].value))
-        if kind != "PublishedSubject" { #expect(parent == ObjectIdentifier(subject)) }
+        if kind == "PublishedSubject" {
+            // The property's own subject, an object of a type named PublishedSubject, the same
+            // for every subscriber.
+            #expect(String(describing: live[0].value).contains("PublishedSubject"))
+            #expect(String(describing: live[3].value).contains("PublishedSubject"))
+            #expect(!String(describing: live[0].value).contains("CurrentValueSubject"))
+            let (_, other) = try subscribe(publisher)
+            #expect(object(children(other)[0].value) == parent)
+        } else {
+            #expect(parent == ObjectIdentifier(subject))
+        }
         #expect(object(live[1].value) == ObjectIdentifier(subscriber))
         // The current value took one of the three.
         #expect(live[2].value as? Subscribers.Demand == (kind == "PassthroughSubject" ? .max(3) : .max(2)))

@@ -56,14 +56,23 @@ struct SwitchToLatestEdgeTests {
         #expect(!(subscription is any CustomDebugStringConvertible))
     }
 
+    /// As in Combine: "SwitchToLatest", also in playgrounds; one mirror child, the
+    /// combineIdentifier of the object the upstream and the downstream see; a type and an
+    /// identifier of its own; not a subscription; no debug description.
     @Test func theSubscriberOfEachChildShowsTheParentSubscription() throws {
         let rig = Rig(subscriber: TestSubscriber(initialDemand: .unlimited))
-        let link = try #require(rig.child().subscriber)
+        let link = try #require(rig.child().link)
         let subscription = try #require(rig.subscriber.subscription)
         #expect(String(describing: link) == "SwitchToLatest")
         let children = Array(Mirror(reflecting: link).children)
         #expect(children.map(\.label) == ["parentSubscription"])
         #expect(children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+        #expect((link as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "SwitchToLatest")
+        #expect(!(link is any CustomDebugStringConvertible))
+        #expect(!(link is any Subscription))
+        #expect(type(of: link) != type(of: subscription))
+        let identifier = try #require((link as? any CustomCombineIdentifierConvertible)?.combineIdentifier)
+        #expect(identifier != subscription.combineIdentifier)
     }
 
     @Test func aNewChildCancelsTheCurrentOneFirstAndTheOldOnesEventsAreIgnored() {
@@ -101,6 +110,20 @@ struct SwitchToLatestEdgeTests {
         current.sendSubscription()
         #expect(current.cancels == 1)
         #expect(current.requests == [.max(1)])
+    }
+
+    /// Combine accepts a subscription that reaches a child's subscriber after that child
+    /// finished, and asks it for the outstanding demand; Streams cancels it: the child has
+    /// completed, nothing may follow.
+    @Test func aSubscriptionReachingAFinishedChildIsCancelled() {
+        let rig = Rig(subscriber: TestSubscriber(initialDemand: .max(3)))
+        let child = rig.child()
+        #expect(child.requests == [.max(3)])
+        child.finish()
+        child.sendSubscription()
+        #expect(child.cancels == 1)
+        #expect(child.requests == [.max(3)])
+        #expect(rig.subscriber.completion == nil)
     }
 
     @Test func aValueReturnsTheDownstreamsDemandInsteadOfRequestingIt() {
@@ -215,6 +238,23 @@ struct SwitchToLatestEdgeTests {
         #expect(rig.subscriber.events == [.subscription("SwitchToLatest")])
     }
 
+    @Test func cancelCancelsTheCurrentChildFirstThenTheOuterSubscriptionOnce() throws {
+        let rig = Rig(subscriber: TestSubscriber(initialDemand: .max(42)))
+        let child = rig.child()
+        let outer = try #require(rig.outerSubscription)
+        let release = outer.onCancel
+        outer.onCancel = { [log = rig.log] in
+            log.append("cancel outer")
+            release?()
+        }
+        let subscription = try #require(rig.subscriber.subscription)
+        subscription.cancel()
+        subscription.cancel()
+        #expect(rig.log.items == ["subscribe 0", "cancel 0", "cancel outer"])
+        #expect(child.requests == [.max(42)])
+        #expect(outer.requests == [.unlimited])
+    }
+
     @Test func aValueSentReentrantlyFromInsideTheDownstreamIsDeliveredNext() {
         var child: ChildProbe?
         var sent = false
@@ -267,6 +307,18 @@ struct SwitchToLatestStateMachineTests {
         guard case .none = machine.childSentValue(1, generation: 1, thread: 1) else { Issue.record("delivered"); return }
         guard case .none = machine.childFailed(1, .failure(.oops)) else { Issue.record("failed"); return }
         #expect(machine.isLive)
+    }
+
+    @Test func cancelHandsOutTheCurrentChildBeforeTheUpstream() {
+        var machine = Machine(resources: Tracked())
+        let upstream = RecordingSubscription()
+        let child = RecordingSubscription()
+        _ = machine.upstreamSubscribed(upstream)
+        _ = machine.upstreamSentChild()
+        _ = machine.childSubscribed(1, child)
+        let cancelled = machine.cancelled()?.cancel.map { ObjectIdentifier($0 as AnyObject) }
+        #expect(cancelled == [ObjectIdentifier(child), ObjectIdentifier(upstream)])
+        #expect(machine.cancelled() == nil)
     }
 
     @Test func aCompletionDecidedWhileAThreadDeliversIsLeftToThatThread() {

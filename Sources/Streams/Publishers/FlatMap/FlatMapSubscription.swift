@@ -222,7 +222,7 @@ where
 
     /// Subscribes to one child publisher on behalf of the parent.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable {
+    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: FlatMapSubscription
         @usableFromInline
@@ -257,5 +257,8 @@ where
         /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
         @usableFromInline
         var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }

@@ -355,7 +355,8 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         return child.subscription
     }
 
-    /// The downstream cancelled: everything is let go and the subscriptions are cancelled.
+    /// The downstream cancelled: everything is let go and the subscriptions are cancelled, the
+    /// current child's first, then the upstream's.
     @inlinable
     mutating func cancelled() -> ChildrenEnding? {
         var upstream = SubscriptionStatus.terminated
@@ -368,7 +369,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
             return nil
         }
         let released: Any = (child, queue, resources as Any)
-        let cancel = [upstream, child.subscription].compactMap(\.subscription)
+        let cancel = [child.subscription, upstream].compactMap(\.subscription)
         phase = .terminated
         child = .none
         queue = []

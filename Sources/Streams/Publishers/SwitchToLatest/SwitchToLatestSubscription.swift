@@ -201,7 +201,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
 
     /// Subscribes to one child publisher on behalf of the parent.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable {
+    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
         @usableFromInline
         let parent: SwitchToLatestSubscription
         @usableFromInline
@@ -236,5 +236,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
         @usableFromInline
         var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
     }
 }
