@@ -155,6 +155,163 @@ struct FoundationSchedulerTests {
         never.cancel()
     }
 
+    /// Runs `body` on another thread and waits for it to return, up to the limit; false if it
+    /// did not.
+    private func returns(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            body()
+            done.signal()
+        }.start()
+        return done.wait(timeout: .now() + 30) == .success
+    }
+
+    @Test func operationQueueAddsWorkForNowAsOneBlockOperation() throws {
+        let queue = RecordingOperationQueue()
+        let runs = Locked(0)
+        queue.schedule { runs.withLock { $0 += 1 } }
+        // One call, with the operation: not the block form, which would add a second call.
+        #expect(queue.additions.count == 1)
+        let operation = try #require(queue.addedOperations.first)
+        #expect(operation is BlockOperation)
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func operationQueueAddsDelayedWorkAtOnceAsAnOperationThatWaitsForItsDate() throws {
+        let queue = RecordingOperationQueue()
+        weak var captured: Tracked?
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            queue.schedule(after: queue.now.advanced(by: .seconds(3_600))) {
+                withExtendedLifetime(tracked) { _ = Issue.record("cancelled work ran") }
+            }
+        }
+        #expect(queue.additions.count == 1)
+        let operation = try #require(queue.addedOperations.first)
+        #expect(!(operation is BlockOperation))
+        #expect(operation is any Cancellable)
+        #expect(!operation.isReady)
+        #expect(!operation.isAsynchronous)
+        #expect(!operation.isExecuting)
+        #expect(!operation.isFinished)
+        #expect(!operation.isCancelled)
+        // The queue counts and lists it while it waits; cancelling its work cancels it.
+        #expect(queue.operationCount == 1)
+        #expect(queue.operations.contains { $0 === operation })
+        queue.cancelAllOperations()
+        #expect(operation.isCancelled)
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        #expect(operation.isFinished)
+        #expect(captured == nil)
+    }
+
+    @Test func operationQueueWaitsForDelayedWorkThatRunsOnceAndLetsGo() throws {
+        let queue = RecordingOperationQueue()
+        let runs = Locked(0)
+        weak var captured: Tracked?
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            queue.schedule(after: queue.now.advanced(by: .milliseconds(5))) {
+                withExtendedLifetime(tracked) { runs.withLock { $0 += 1 } }
+            }
+        }
+        let operation = try #require(queue.addedOperations.first)
+        // Waiting for the queue waits for the work, which is on it from the start.
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        #expect(runs.withLock { $0 } == 1)
+        #expect(captured == nil)
+        operation.main()
+        #expect(runs.withLock { $0 } == 1)
+        #expect(queue.additions.count == 1)
+    }
+
+    @Test func operationQueueAddsTheFirstTickAtOnceAndCancellingCancelsIt() throws {
+        let queue = RecordingOperationQueue()
+        weak var captured: Tracked?
+        var repeating: (any Cancellable)?
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            repeating = queue.schedule(after: queue.now.advanced(by: .seconds(3_600)), interval: .seconds(1)) {
+                withExtendedLifetime(tracked) { _ = Issue.record("a cancelled tick ran") }
+            }
+        }
+        #expect(repeating is AnyCancellable)
+        #expect(queue.additions.count == 1)
+        let first = try #require(queue.addedOperations.first)
+        #expect(!(first is BlockOperation))
+        #expect(first is any Cancellable)
+        #expect(!first.isReady)
+        #expect(queue.operationCount == 1)
+        repeating?.cancel()
+        #expect(first.isCancelled)
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        #expect(captured == nil)
+        #expect(queue.additions.count == 1)
+    }
+
+    @Test func operationQueueRepeatsWithAnOperationPerTickUntilCancelled() throws {
+        let queue = RecordingOperationQueue()
+        let ticks = Locked(0)
+        let stored = DispatchSemaphore(value: 0)
+        let cancellable = Locked<(any Cancellable)?>(nil)
+        weak var captured: Tracked?
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+                withExtendedLifetime(tracked) {
+                    let tick = ticks.withLock { count in
+                        count += 1
+                        return count
+                    }
+                    guard tick == 3 else { return }
+                    stored.wait()
+                    cancellable.withLock { $0 }?.cancel()
+                }
+            }
+            cancellable.withLock { $0 = repeating }
+            stored.signal()
+        }
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        // Each tick added the next one's operation before running its action: the fourth,
+        // cancelled from the third, never ran.
+        #expect(ticks.withLock { $0 } == 3)
+        let added = queue.addedOperations
+        #expect(queue.additions.count == 4)
+        #expect(added.count == 4)
+        #expect(added.allSatisfy { !($0 is BlockOperation) })
+        #expect(added.last?.isCancelled == true)
+        #expect(added.allSatisfy { $0.isFinished })
+        cancellable.withLock { $0 = nil }
+        #expect(captured == nil)
+    }
+
+    @Test func operationQueueTicksDoNotOverlapOnAConcurrentQueue() {
+        let queue = OperationQueue()
+        let detector = OverlapDetector()
+        let ticks = Locked(0)
+        let tenth = DispatchSemaphore(value: 0)
+        // Each tick takes longer than the interval.
+        let repeating = queue.schedule(after: queue.now, interval: .milliseconds(1)) {
+            detector.run {
+                usleep(2_000)
+                let tick = ticks.withLock { count in
+                    count += 1
+                    return count
+                }
+                if tick == 10 { tenth.signal() }
+            }
+        }
+        #expect(tenth.wait(timeout: .now() + 30) == .success)
+        repeating.cancel()
+        #expect(returns { queue.waitUntilAllOperationsAreFinished() })
+        #expect(detector.overlaps == 0)
+    }
+
     @Test func delayOnASerialOperationQueueKeepsTheOrder() {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1

@@ -18,30 +18,34 @@ extension OperationQueue: Scheduler {
     /// No tolerance is needed.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Adds `action` to the queue as an operation.
+    /// Adds `action` to the queue as one `BlockOperation`, through `addOperation(_:)` with the
+    /// operation (not the block form), as Combine does.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         let work = UncheckedAction(action)
-        addOperation { work.run() }
+        addOperation(BlockOperation { work.run() })
     }
 
-    /// Adds `action` to the queue at `date`. Work due earlier is added first; on a serial queue
-    /// (`maxConcurrentOperationCount == 1`) it also runs first. A date more than about 31 years
-    /// ahead never comes.
+    /// Adds `action` to the queue at once, as an operation that is not ready until `date`, as
+    /// Combine does: the queue counts and lists it, `waitUntilAllOperationsAreFinished()` waits
+    /// for it, and `cancelAllOperations()` cancels it. On a serial queue
+    /// (`maxConcurrentOperationCount == 1`) work runs in the order its dates come; work that
+    /// came due while the queue was busy runs in the order it was scheduled. A date more than
+    /// about 31 years ahead never comes.
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = UncheckedAction(action)
-        let queue = UncheckedOperationQueue(self)
-        Self.timers.asyncAfter(wallDeadline: Self.wallTime(of: date)) {
-            queue.queue.addOperation { work.run() }
-        }
+        let operation = DelayedOperation(date: date.date, action: UncheckedAction(action), chain: nil)
+        addOperation(operation)
+        operation.becomeReadyAtDate()
     }
 
-    /// Adds `action` to the queue at `date` and then every `interval`, until the returned value
-    /// is cancelled.
+    /// Runs `action` on the queue at `date` and then every `interval`, until the returned value
+    /// is cancelled. As in Combine, the first tick's operation is added at once, not ready until
+    /// its date, and each tick adds the next one's when it starts; ticks never overlap, even on
+    /// a concurrent queue. Cancelling cancels the operation that waits.
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -49,20 +53,13 @@ extension OperationQueue: Scheduler {
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let work = UncheckedAction(action)
-        let queue = UncheckedOperationQueue(self)
-        let timer = DispatchSource.makeTimerSource(queue: Self.timers)
-        timer.setEventHandler { queue.queue.addOperation { work.run() } }
-        timer.schedule(
-            wallDeadline: Self.wallTime(of: date),
-            repeating: Self.dispatchInterval(interval.timeInterval),
-            leeway: Self.dispatchInterval(tolerance.timeInterval))
-        timer.resume()
-        return AnyCancellable { timer.cancel() }
+        let operations = RepeatingOperations(queue: self, interval: interval.timeInterval)
+        operations.start(at: date.date, UncheckedAction(action))
+        return AnyCancellable { operations.cancel() }
     }
 
-    /// The serial queue whose timers add delayed work to operation queues: being serial, it adds
-    /// work due earlier first, so a serial operation queue runs delayed work in order.
+    /// The serial queue whose timers make delayed operations ready: being serial, it readies
+    /// work due earlier first.
     static let timers = DispatchQueue(label: "Streams.OperationQueue.timers")
 
     /// `date` as a wall-clock deadline for Dispatch: a date more than 10^9 seconds (about 31

@@ -85,9 +85,15 @@ struct SubjectConduitStateMachine {
     /// Requested and not yet taken by a value.
     @usableFromInline
     var demand = Subscribers.Demand.none
-    /// The subscriber is owed the subject's current value (kinds that replay it).
+    /// The subscriber missed a value and is owed the subject's current value on its next
+    /// request (kinds that replay it).
     @usableFromInline
     var behind: Bool
+    /// A request came while the subscriber was `behind` and a delivery held the turn: the
+    /// turn's holder delivers the current value before letting go. Demand a delivery returns
+    /// does not deliver it: it serves only values sent after it.
+    @usableFromInline
+    var requestedWhileBehind = false
     /// The core has been told that this subscriber asked for values.
     @usableFromInline
     var toldCore = false
@@ -145,7 +151,10 @@ struct SubjectConduitStateMachine {
     mutating func offer<Output>(_ value: Output, from thread: Int) -> OfferAction {
         guard case .subscribed = phase else { return .none }
         guard demand > 0 else {
-            if replaysCurrent { behind = true }
+            if replaysCurrent {
+                behind = true
+                requestedWhileBehind = false
+            }
             return .none
         }
         demand -= 1
@@ -342,8 +351,9 @@ struct SubjectConduitStateMachine {
         if turn.hasWaiters {
             return .handOver(turn.pass()!)
         }
-        if behind, demand > 0, case .subscribed(let live) = phase {
+        if behind, requestedWhileBehind, demand > 0, case .subscribed(let live) = phase {
             behind = false
+            requestedWhileBehind = false
             demand -= 1
             return .current(live.core)
         }
@@ -371,12 +381,15 @@ struct SubjectConduitStateMachine {
         demand += additional
         let notify = !toldCore
         toldCore = true
-        // While a delivery is under way, its thread delivers what is owed before it lets go.
-        if behind, !turn.isHeld {
-            behind = false
-            demand -= 1
-            turn.holder = thread
-            return .deliverCurrent(live.core, notify: notify)
+        if behind {
+            guard turn.isHeld else {
+                behind = false
+                demand -= 1
+                turn.holder = thread
+                return .deliverCurrent(live.core, notify: notify)
+            }
+            // A delivery is under way: its thread delivers what is owed before it lets go.
+            requestedWhileBehind = true
         }
         let fast = allowsFastDelivery
         return notify ? .notify(live.core, fast: fast) : .none(fast: fast)

@@ -226,6 +226,38 @@ import Testing
         #expect(resetter.values == [0, 8, 9])
     }
 
+    /// A subscriber behind gets the current value on its next request only: demand that its
+    /// `receive(_:)` returns serves values sent after it.
+    @Test func demandReturnedByADeliveryDoesNotDeliverTheValueMissed() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1)) { value in
+            if value == 0 { subject.send(1) }  // no demand left: dropped
+        }
+        subject.subscribe(subscriber)
+        #expect(subscriber.values == [0])
+        subject.send(2)
+        #expect(subscriber.values == [0, 2])
+        subject.send(3)
+        #expect(subscriber.values == [0, 2, 3])
+    }
+
+    /// A request made while the value is being delivered, by the subscriber itself, gives it the
+    /// value it missed right after the delivery.
+    @Test func aRequestDuringADeliveryDeliversTheValueMissedRightAfter() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var subscriber: TestSubscriber<Int, Never>?
+        subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1)) { value in
+            guard value == 0 else { return }
+            subject.send(1)  // no demand left: dropped
+            subscriber?.request(.max(1))
+        }
+        subject.subscribe(subscriber!)
+        #expect(subscriber?.values == [0, 1])
+        subject.send(2)
+        #expect(subscriber?.values == [0, 1])
+        subscriber = nil
+    }
+
     @Test func aPassthroughSubjectForgetsWhatItDropped() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: nil)
