@@ -30,10 +30,13 @@ let streams: [String: (Int) -> Int] = [
     "W15": StreamsWorkloads.Workloads.requestShaped,
     "W16": StreamsWorkloads.Workloads.requestShapedSelectiveRetry,
     "W17": StreamsWorkloads.Workloads.debounceDispatchQueue,
-    // Scaling: S2 (a send to n sinks) with 10 and 100,000 sinks; the count is of sends.
+    // Scaling: S2 (a send to n sinks) with 10 and 100,000 sinks; the count is of sends. S5 and S6
+    // (MergeMany of 10: subscribe + cancel, per upstream; a send) count merge's set-up and value.
     "S1-10": { StreamsWorkloads.ScalingWorkloads.subjectSubscribeCancel($0, n: 10).checksum },
     "S2-10": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
     "S2-100000": { StreamsWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
+    "S5-10": { StreamsWorkloads.ScalingWorkloads.mergeManySetUp($0, n: 10).checksum },
+    "S6-10": { StreamsWorkloads.ScalingWorkloads.mergeManySend($0, n: 10).checksum },
 ]
 let openCombine: [String: (Int) -> Int] = [
     "W1": OpenCombineWorkloads.Workloads.sequenceMap, "W2": OpenCombineWorkloads.Workloads.sequenceChain,
@@ -50,6 +53,8 @@ let openCombine: [String: (Int) -> Int] = [
     "S1-10": { OpenCombineWorkloads.ScalingWorkloads.subjectSubscribeCancel($0, n: 10).checksum },
     "S2-10": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 10).checksum },
     "S2-100000": { OpenCombineWorkloads.ScalingWorkloads.subjectSend($0, n: 100_000).checksum },
+    "S5-10": { OpenCombineWorkloads.ScalingWorkloads.mergeManySetUp($0, n: 10).checksum },
+    "S6-10": { OpenCombineWorkloads.ScalingWorkloads.mergeManySend($0, n: 10).checksum },
 ]
 
 let arguments = CommandLine.arguments

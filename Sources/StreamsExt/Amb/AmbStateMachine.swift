@@ -70,18 +70,12 @@ struct AmbStateMachine<Downstream: Subscriber> {
 
     // MARK: Contenders
 
-    @usableFromInline
-    enum SubscriptionAction {
-        /// Ask it for one value, to race with.
-        case requestOne
-        case cancel
-    }
-
+    /// A contender's subscription: kept and asked for one value, to race with; or cancelled.
     @inlinable
-    mutating func receiveSubscription(_ subscription: any Subscription, from side: Int) -> SubscriptionAction {
+    mutating func receiveSubscription(_ subscription: any Subscription, from side: Int) -> SubscriptionArrival {
         guard case .awaitingSubscription = phase, contenders[side] == nil else { return .cancel }
         contenders[side] = subscription
-        return .requestOne
+        return .request(.max(1))
     }
 
     @usableFromInline
@@ -179,18 +173,10 @@ struct AmbStateMachine<Downstream: Subscriber> {
         return .request(subscription, more)
     }
 
-    /// What a contender's completion leads to.
-    @usableFromInline
-    enum CompletionAction {
-        /// Send it downstream, after cancelling the losers.
-        case complete(Box<Downstream>, cancelling: [any Subscription])
-        /// Cancel the losers; the completion waits for the downstream's subscription.
-        case cancel([any Subscription])
-        case none
-    }
-
+    /// A contender's completion: it decides the race (the losers are cancelled) or ends the
+    /// winner's stream, or waits behind a held or delivered value.
     @inlinable
-    mutating func receiveCompletion(_ completion: Completion, from side: Int) -> CompletionAction {
+    mutating func receiveCompletion(_ completion: Completion, from side: Int) -> SideEnding<Downstream> {
         switch phase {
         case .awaitingSubscription(let downstream):
             let loser = decide(side)
@@ -199,7 +185,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
                 return .cancel(loser)
             }
             end()
-            return .complete(downstream, cancelling: loser)
+            return .complete(downstream, completion, cancel: loser)
         case .subscribed(let downstream, side):
             if case .finished = completion, held != nil || delivering {
                 phase = .completing(downstream, completion)
@@ -211,7 +197,7 @@ struct AmbStateMachine<Downstream: Subscriber> {
                 return .none
             }
             end()
-            return .complete(downstream, cancelling: [])
+            return .complete(downstream, completion, cancel: [])
         case .subscribed, .completing, .terminated:
             return .none
         }
@@ -232,23 +218,14 @@ struct AmbStateMachine<Downstream: Subscriber> {
         }
     }
 
-    /// What follows the downstream's `receive(subscription:)`.
-    @usableFromInline
-    enum HandedOverAction {
-        /// Send this completion, which ended the race before the downstream had its
-        /// subscription.
-        case complete(Box<Downstream>, Completion)
-        case none
-    }
-
     /// The downstream has returned from `receive(subscription:)`: a completion that ended the
     /// race before then goes now, unless a held value is still ahead of it (it then follows
     /// that value) or the downstream has cancelled.
     @inlinable
-    mutating func handedOver() -> HandedOverAction {
+    mutating func handedOver() -> SideEnding<Downstream> {
         guard case .completing(let downstream, let completion) = phase, held == nil, !delivering else { return .none }
         end()
-        return .complete(downstream, completion)
+        return .complete(downstream, completion, cancel: [])
     }
 
     @usableFromInline
@@ -291,15 +268,10 @@ struct AmbStateMachine<Downstream: Subscriber> {
         return value
     }
 
-    @usableFromInline
-    enum CancelAction {
-        /// Cancel these; the downstream is let go of outside the lock.
-        case cancel([any Subscription], released: Box<Downstream>?)
-        case none
-    }
-
+    /// The downstream cancelled: cancel the live contenders, and let the downstream go outside
+    /// the lock.
     @inlinable
-    mutating func cancel() -> CancelAction {
+    mutating func cancel() -> SideEnding<Downstream> {
         let released: Box<Downstream>
         switch phase {
         case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream, _):

@@ -3,13 +3,17 @@ import Streams
 /// The subscription of `amb`, with its state in an ``AmbStateMachine``.
 ///
 /// It subscribes to every contender (two for `amb(_:)`, any number for `Collection.amb()`)
-/// through a ``Contender`` each, which carries the contender's index, and only then hands the
-/// downstream its subscription (``start()``), as CombineExt does. The losers are cancelled, and
-/// the downstream called, outside the lock.
+/// through a `NumberedSideSubscriber` each, numbered with the contender's index, and only then
+/// hands the downstream its subscription (``start()``), as CombineExt does. The losers are
+/// cancelled, and the downstream called, outside the lock.
 @usableFromInline
-final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible, Sendable
+final class AmbSubscription<Downstream: Subscriber>: Subscription, NumberedSideSubscriberParent, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 {
+    @usableFromInline
+    typealias NumberedInput = Downstream.Input
+    @usableFromInline
+    typealias NumberedFailure = Downstream.Failure
     @usableFromInline
     typealias StateMachine = AmbStateMachine<Downstream>
 
@@ -27,22 +31,25 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     func start() {
         guard let downstream = state.withLock({ $0.handingOver() }) else { return }
         downstream.value.receive(subscription: self)
-        guard case .complete(let downstream, let completion) = state.withLock({ $0.handedOver() }) else { return }
-        downstream.value.receive(completion: completion)
+        state.withLock { $0.handedOver() }.perform()
     }
 
     // MARK: Contenders
 
+    /// Subscribes to `contender` as contender number `side`, from 0.
     @inlinable
-    func receive(subscription: any Subscription, from side: Int) {
-        switch state.withLock({ $0.receiveSubscription(subscription, from: side) }) {
-        case .requestOne: subscription.request(.max(1))
-        case .cancel: subscription.cancel()
-        }
+    func attach<Contender: Publisher>(_ contender: Contender, side: Int)
+    where Contender.Output == Downstream.Input, Contender.Failure == Downstream.Failure {
+        contender.receive(subscriber: NumberedSideSubscriber(parent: self, number: side))
     }
 
     @inlinable
-    func receive(_ input: Downstream.Input, from side: Int) -> Subscribers.Demand {
+    func receiveSide(subscription: any Subscription, number side: Int) {
+        state.withLock { $0.receiveSubscription(subscription, from: side) }.apply(to: subscription)
+    }
+
+    @inlinable
+    func receiveSide(_ input: Downstream.Input, number side: Int) -> Subscribers.Demand {
         switch state.withLock({ $0.receiveValue(input, from: side) }) {
         case .deliver(let downstream, let losers):
             for loser in losers { loser.cancel() }
@@ -63,16 +70,8 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: Int) {
-        switch state.withLock({ $0.receiveCompletion(completion, from: side) }) {
-        case .complete(let downstream, let losers):
-            for loser in losers { loser.cancel() }
-            downstream.value.receive(completion: completion)
-        case .cancel(let losers):
-            for loser in losers { loser.cancel() }
-        case .none:
-            break
-        }
+    func receiveSide(completion: Subscribers.Completion<Downstream.Failure>, number side: Int) {
+        state.withLock { $0.receiveCompletion(completion, from: side) }.perform()
     }
 
     // MARK: Downstream
@@ -97,8 +96,7 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        guard case .cancel(let live, _) = state.withLock({ $0.cancel() }) else { return }
-        for subscription in live { subscription.cancel() }
+        state.withLock { $0.cancel() }.perform()
     }
 
     @usableFromInline
@@ -109,53 +107,4 @@ final class AmbSubscription<Downstream: Subscriber>: Subscription, CustomStringC
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to one of the contenders on behalf of the subscription.
-    @usableFromInline
-    struct Contender: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Input = Downstream.Input
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let parent: AmbSubscription
-        /// The contender's index, from 0.
-        @usableFromInline
-        let side: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: AmbSubscription, side: Int) {
-            self.parent = parent
-            self.side = side
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receive(subscription: subscription, from: side)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receive(input, from: side)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receive(completion: completion, from: side)
-        }
-
-        @usableFromInline
-        var description: String { "Amb" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: []) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

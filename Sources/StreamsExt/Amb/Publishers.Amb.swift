@@ -35,8 +35,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = AmbSubscription<S>(downstream: subscriber, contenders: 2)
-            first.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 0))
-            second.receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: 1))
+            subscription.attach(first, side: 0)
+            subscription.attach(second, side: 1)
             subscription.start()
         }
     }

@@ -45,7 +45,7 @@ extension Publishers {
             }
             let subscription = AmbSubscription<S>(downstream: subscriber, contenders: publishers.count)
             for index in publishers.indices {
-                publishers[index].receive(subscriber: AmbSubscription<S>.Contender(parent: subscription, side: index))
+                subscription.attach(publishers[index], side: index)
             }
             subscription.start()
         }

@@ -3,71 +3,40 @@ import Streams
 /// The state of a `retryWhen` subscription: a value with no lock and no callouts. Each event
 /// updates it and returns what the subscription must do once the lock is released.
 ///
-/// Phases:
-/// - `awaitingSubscription(downstream)`: no attempt at the upstream holds a subscription: the
-///   first one has not been made or has not answered yet, or the last one failed and the trigger
-///   has not asked for another. An attempt's subscription → `subscribed`.
-/// - `subscribed(downstream, upstream)`: an attempt runs. Its failure goes to the trigger →
-///   `awaitingSubscription`; its finishing ends the stream.
-/// - `completing(downstream, completion)`: the stream ended while a value was on its way
-///   downstream; `completion` is sent once that value's delivery returns.
-/// - `terminated`: completed or cancelled; everything has been let go and is ignored.
-///
-/// Beside the phase: the trigger's subscription, the number of the current attempt (a late event
-/// of an earlier attempt is recognised by its number and ignored), the downstream's demand not yet
-/// met, whether an attempt is being subscribed (a trigger value meanwhile is taken up by that
-/// subscribing loop instead of recursing) and whether a value is being delivered.
+/// Beside the downstream's part (a ``SideDownstream``: the downstream while values may go to it,
+/// its demand not yet met, whether a value is on its way and a completion waiting for it): the
+/// current attempt's subscription (none while the first attempt has not answered, or the last one
+/// failed and the trigger has not asked for another), the trigger's subscription, the number of
+/// the current attempt (a late event of an earlier attempt is recognised by its number and
+/// ignored), and whether an attempt is being subscribed (a trigger value meanwhile is taken up
+/// by that subscribing loop instead of recursing). An attempt's failure goes to the trigger; its
+/// finishing ends the stream, as does the trigger's completion.
 @usableFromInline
-struct RetryWhenStateMachine<Downstream: Subscriber> {
+struct RetryWhenStateMachine<Downstream: Subscriber>: SideStateMachine {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    enum Phase {
-        case awaitingSubscription(Box<Downstream>)
-        case subscribed(Box<Downstream>, upstream: any Subscription)
-        case completing(Box<Downstream>, Subscribers.Completion<Failure>)
-        case terminated
-    }
-
+    var downstream: SideDownstream<Downstream>
+    /// The current attempt's subscription, once it has arrived.
     @usableFromInline
-    var phase: Phase
+    var upstream: (any Subscription)?
     /// The trigger's subscription, once it has arrived.
     @usableFromInline
     var trigger: (any Subscription)?
     /// The number of the current attempt.
     @usableFromInline
     var attempt = 0
-    /// Requested by the downstream and not yet delivered.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
     /// Whether a thread is subscribing attempts to the upstream.
     @usableFromInline
     var subscribing = false
     /// Whether the trigger asked for another attempt while one was being subscribed.
     @usableFromInline
     var attemptPending = false
-    /// Whether a value is on its way downstream (outside the lock).
-    @usableFromInline
-    var delivering = false
 
     @inlinable
     init(downstream: Downstream) {
-        phase = .awaitingSubscription(Box(downstream))
-    }
-
-    /// The downstream while the stream is live.
-    @inlinable
-    var downstream: Box<Downstream>? {
-        switch phase {
-        case .awaitingSubscription(let downstream), .subscribed(let downstream, _): downstream
-        case .completing, .terminated: nil
-        }
-    }
-
-    @inlinable
-    var upstream: (any Subscription)? {
-        if case .subscribed(_, let upstream) = phase { upstream } else { nil }
+        self.downstream = SideDownstream(downstream)
     }
 
     // MARK: Attempts
@@ -84,9 +53,9 @@ struct RetryWhenStateMachine<Downstream: Subscriber> {
     /// A new attempt is wanted: the first one, or one the trigger asked for.
     @inlinable
     mutating func requestAttempt() -> AttemptAction {
-        guard let downstream else { return .none }
+        guard downstream.live != nil else { return .none }
         let replaced = upstream
-        phase = .awaitingSubscription(downstream)
+        upstream = nil
         attempt += 1
         guard !subscribing else {
             attemptPending = true
@@ -106,7 +75,7 @@ struct RetryWhenStateMachine<Downstream: Subscriber> {
     /// The subscribing thread has handed an attempt its subscriber.
     @inlinable
     mutating func attemptSubscribed() -> AttemptSubscribedAction {
-        if attemptPending, downstream != nil {
+        if attemptPending, downstream.live != nil {
             attemptPending = false
             return .subscribe(number: attempt)
         }
@@ -115,45 +84,20 @@ struct RetryWhenStateMachine<Downstream: Subscriber> {
         return .done
     }
 
-    @usableFromInline
-    enum UpstreamSubscriptionAction {
-        /// Ask it for the demand not yet met (nothing if `.none`).
-        case request(Subscribers.Demand)
-        case cancel
-    }
-
+    /// Attempt `number`'s subscription: kept and asked for the demand not yet met; or cancelled
+    /// when the attempt has been replaced.
     @inlinable
-    mutating func receiveUpstreamSubscription(_ subscription: any Subscription, number: Int) -> UpstreamSubscriptionAction {
-        guard number == attempt, case .awaitingSubscription(let downstream) = phase else { return .cancel }
-        phase = .subscribed(downstream, upstream: subscription)
-        return .request(demand)
+    mutating func receiveUpstreamSubscription(_ subscription: any Subscription, number: Int) -> SubscriptionArrival {
+        guard number == attempt else { return .cancel }
+        return downstream.admit(subscription, into: &upstream, asking: downstream.demand)
     }
 
-    @usableFromInline
-    enum UpstreamValueAction {
-        /// Send the value to this downstream, then report with ``delivered(_:)``.
-        case deliver(Box<Downstream>)
-        case none
-    }
-
+    /// Attempt `number`'s value: the downstream to send it to, then report with
+    /// ``SideDownstream/delivered(_:)``; `nil` to drop it.
     @inlinable
-    mutating func receiveUpstreamValue(number: Int) -> UpstreamValueAction {
-        guard number == attempt, case .subscribed(let downstream, _) = phase, demand > 0 else { return .none }
-        demand -= 1
-        delivering = true
-        return .deliver(downstream)
-    }
-
-    /// A value was delivered and the downstream asked for `additional` more.
-    @inlinable
-    mutating func delivered(_ additional: Subscribers.Demand) -> EndAction {
-        delivering = false
-        if case .completing(let downstream, let completion) = phase {
-            phase = .terminated
-            return .complete(downstream, completion, cancel: [])
-        }
-        if downstream != nil { demand += additional }
-        return .none
+    mutating func receiveUpstreamValue(number: Int) -> Box<Downstream>? {
+        guard number == attempt, upstream != nil else { return nil }
+        return downstream.claim()
     }
 
     @usableFromInline
@@ -167,38 +111,28 @@ struct RetryWhenStateMachine<Downstream: Subscriber> {
     mutating func receiveUpstreamCompletion(
         _ completion: Subscribers.Completion<Failure>, number: Int
     ) -> UpstreamCompletionAction {
-        guard number == attempt, let downstream else { return .end(.none) }
+        guard number == attempt, downstream.live != nil else { return .end(.none) }
+        upstream = nil  // nothing of that attempt left to cancel
         switch completion {
-        case .finished:
-            phase = .awaitingSubscription(downstream)  // nothing of that attempt left to cancel
-            return .end(end(.finished, downstream: downstream))
-        case .failure(let failure):
-            phase = .awaitingSubscription(downstream)
-            return .notifyTrigger(failure)
+        case .finished: return .end(end(.finished))
+        case .failure(let failure): return .notifyTrigger(failure)
         }
     }
 
     // MARK: Trigger
 
-    @usableFromInline
-    enum TriggerSubscriptionAction {
-        case requestUnlimited
-        case cancel
-    }
-
+    /// The trigger's subscription: kept and asked for all its values; or cancelled.
     @inlinable
-    mutating func receiveTriggerSubscription(_ subscription: any Subscription) -> TriggerSubscriptionAction {
-        guard downstream != nil, trigger == nil else { return .cancel }
-        trigger = subscription
-        return .requestUnlimited
+    mutating func receiveTriggerSubscription(_ subscription: any Subscription) -> SubscriptionArrival {
+        downstream.admit(subscription, into: &trigger, asking: .unlimited)
     }
 
     /// The trigger ended the stream with `completion`.
     @inlinable
     mutating func receiveTriggerCompletion(_ completion: Subscribers.Completion<Failure>) -> EndAction {
-        guard let downstream else { return .none }
+        guard downstream.live != nil else { return .none }
         trigger = nil
-        return end(completion, downstream: downstream)
+        return end(completion)
     }
 
     // MARK: Downstream
@@ -211,56 +145,32 @@ struct RetryWhenStateMachine<Downstream: Subscriber> {
 
     @inlinable
     mutating func request(_ additional: Subscribers.Demand) -> RequestAction {
-        guard downstream != nil else { return .none }
-        demand += additional
-        return upstream.map(RequestAction.forward) ?? .none
+        guard downstream.request(additional), let upstream else { return .none }
+        return .forward(upstream)
     }
 
-    @usableFromInline
-    enum CancelAction {
-        /// Cancel these; the downstream is let go of outside the lock.
-        case cancel([any Subscription], released: Box<Downstream>)
-        case none
-    }
-
+    /// The downstream cancelled: cancel what runs, and let the downstream go outside the lock.
     @inlinable
-    mutating func cancel() -> CancelAction {
-        let released: Box<Downstream>
-        switch phase {
-        case .awaitingSubscription(let downstream), .subscribed(let downstream, _), .completing(let downstream, _):
-            released = downstream
-        case .terminated:
-            return .none
-        }
+    mutating func cancel() -> EndAction {
         let subscriptions = [upstream, trigger].compactMap { $0 }
-        phase = .terminated
+        upstream = nil
         trigger = nil
-        return .cancel(subscriptions, released: released)
+        return downstream.cancel(subscriptions)
     }
 
     // MARK: Ending
 
     /// What ends the stream.
     @usableFromInline
-    enum EndAction {
-        /// Cancel `cancel`, then send `completion` to the downstream.
-        case complete(Box<Downstream>, Subscribers.Completion<Failure>, cancel: [any Subscription])
-        /// Cancel these; the completion is sent by the thread delivering a value.
-        case cancel([any Subscription])
-        case none
-    }
+    typealias EndAction = SideEnding<Downstream>
 
     /// Ends the stream with `completion`, cancelling what still runs; while a value is being
     /// delivered the completion waits for it to return.
     @inlinable
-    mutating func end(_ completion: Subscribers.Completion<Failure>, downstream: Box<Downstream>) -> EndAction {
+    mutating func end(_ completion: Subscribers.Completion<Failure>) -> EndAction {
         let subscriptions = [upstream, trigger].compactMap { $0 }
+        upstream = nil
         trigger = nil
-        guard !delivering else {
-            phase = .completing(downstream, completion)
-            return .cancel(subscriptions)
-        }
-        phase = .terminated
-        return .complete(downstream, completion, cancel: subscriptions)
+        return downstream.end(completion, cancel: subscriptions)
     }
 }

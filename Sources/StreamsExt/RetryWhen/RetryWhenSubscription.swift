@@ -3,14 +3,15 @@ import Streams
 /// The subscription of `retryWhen`, with its state in a ``RetryWhenStateMachine``.
 ///
 /// It makes the trigger from the publisher of the upstream's failures and subscribes to it
-/// through a `SideSubscriber`, then subscribes to the upstream, once per attempt, through an
-/// ``AttemptLink``. The handler, the publishers and the downstream are called outside the lock.
+/// through a `SideSubscriber`, then subscribes to the upstream, once per attempt, through a
+/// `NumberedSideSubscriber` numbered with the attempt. The handler, the publishers and the downstream are called outside the lock.
 /// An attempt asked for while one is being subscribed (an upstream that fails at once, and a
 /// trigger that answers at once) is made by the loop already subscribing, not by recursion.
 @usableFromInline
 // Unchecked: it holds the upstream, which need not be Sendable.
 final class RetryWhenSubscription<Upstream: Publisher, Trigger: Publisher, Downstream: Subscriber>: Subscription,
-    SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    SideSubscriberParent, NumberedSideSubscriberParent, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     @usableFromInline
     typealias Failure = Upstream.Failure
@@ -18,6 +19,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     typealias SideInput = Trigger.Output
     @usableFromInline
     typealias SideFailure = Trigger.Failure
+    @usableFromInline
+    typealias NumberedInput = Upstream.Output
+    @usableFromInline
+    typealias NumberedFailure = Upstream.Failure
     @usableFromInline
     typealias StateMachine = RetryWhenStateMachine<Downstream>
 
@@ -48,7 +53,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         guard case .subscribe(var number, let replaced) = perform(state.withLock({ $0.requestAttempt() })) else { return }
         replaced?.cancel()
         while true {
-            upstream.receive(subscriber: AttemptLink(parent: self, number: number))
+            upstream.receive(subscriber: NumberedSideSubscriber(parent: self, number: number))
             guard case .subscribe(let next) = state.withLock({ $0.attemptSubscribed() }) else { return }
             number = next
         }
@@ -60,31 +65,24 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         return action
     }
 
-    // MARK: Upstream
+    // MARK: Upstream, attempt `number`
 
     @inlinable
-    func receiveUpstream(subscription: any Subscription, number: Int) {
-        switch state.withLock({ $0.receiveUpstreamSubscription(subscription, number: number) }) {
-        case .request(let demand): if demand > 0 { subscription.request(demand) }
-        case .cancel: subscription.cancel()
-        }
+    func receiveSide(subscription: any Subscription, number: Int) {
+        state.withLock { $0.receiveUpstreamSubscription(subscription, number: number) }.apply(to: subscription)
     }
 
     @inlinable
-    func receiveUpstream(_ input: Upstream.Output, number: Int) -> Subscribers.Demand {
-        guard case .deliver(let downstream) = state.withLock({ $0.receiveUpstreamValue(number: number) }) else {
-            return .none
-        }
-        let additional = downstream.value.receive(input)
-        perform(state.withLock { $0.delivered(additional) })
-        return additional
+    func receiveSide(_ input: Upstream.Output, number: Int) -> Subscribers.Demand {
+        guard let downstream = state.withLock({ $0.receiveUpstreamValue(number: number) }) else { return .none }
+        return state.deliver(input, to: downstream)
     }
 
     @inlinable
-    func receiveUpstream(completion: Subscribers.Completion<Failure>, number: Int) {
+    func receiveSide(completion: Subscribers.Completion<Failure>, number: Int) {
         switch state.withLock({ $0.receiveUpstreamCompletion(completion, number: number) }) {
         case .notifyTrigger(let failure): failures.send(failure)
-        case .end(let action): perform(action)
+        case .end(let action): action.perform()
         }
     }
 
@@ -92,10 +90,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        switch state.withLock({ $0.receiveTriggerSubscription(subscription) }) {
-        case .requestUnlimited: subscription.request(.unlimited)
-        case .cancel: subscription.cancel()
-        }
+        state.withLock { $0.receiveTriggerSubscription(subscription) }.apply(to: subscription)
     }
 
     @inlinable
@@ -115,20 +110,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             // finishes the stream, as the trigger's finishing does.
             ending = (failure as? Failure).map { .failure($0) } ?? .finished
         }
-        perform(state.withLock { $0.receiveTriggerCompletion(ending) })
-    }
-
-    @inlinable
-    func perform(_ action: StateMachine.EndAction) {
-        switch action {
-        case .complete(let downstream, let completion, let subscriptions):
-            for subscription in subscriptions { subscription.cancel() }
-            downstream.value.receive(completion: completion)
-        case .cancel(let subscriptions):
-            for subscription in subscriptions { subscription.cancel() }
-        case .none:
-            break
-        }
+        state.withLock { $0.receiveTriggerCompletion(ending) }.perform()
     }
 
     // MARK: Downstream
@@ -142,8 +124,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        guard case .cancel(let subscriptions, _) = state.withLock({ $0.cancel() }) else { return }
-        for subscription in subscriptions { subscription.cancel() }
+        state.withLock { $0.cancel() }.perform()
     }
 
     @usableFromInline
@@ -154,50 +135,4 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// Subscribes to the upstream for attempt number `number` on behalf of the subscription.
-    @usableFromInline
-    struct AttemptLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Upstream.Output
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let parent: RetryWhenSubscription
-        @usableFromInline
-        let number: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: RetryWhenSubscription, number: Int) {
-            self.parent = parent
-            self.number = number
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveUpstream(subscription: subscription, number: number)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            parent.receiveUpstream(input, number: number)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            parent.receiveUpstream(completion: completion, number: number)
-        }
-
-        @usableFromInline
-        var description: String { "RetryWhen" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: []) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

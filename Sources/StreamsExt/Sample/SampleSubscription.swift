@@ -32,10 +32,7 @@ where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, 
 
     @inlinable
     func receive(subscription: any Subscription) {
-        switch state.withLock({ $0.receiveUpstreamSubscription(subscription) }) {
-        case .requestUnlimited: subscription.request(.unlimited)
-        case .cancel: subscription.cancel()
-        }
+        state.withLock { $0.receiveUpstreamSubscription(subscription) }.apply(to: subscription)
     }
 
     @inlinable
@@ -46,17 +43,14 @@ where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, 
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        perform(state.withLock { $0.receiveUpstreamCompletion(completion) })
+        state.withLock { $0.receiveUpstreamCompletion(completion) }.perform()
     }
 
     // MARK: The trigger
 
     @inlinable
     func receiveSide(subscription: any Subscription) {
-        switch state.withLock({ $0.receiveTriggerSubscription(subscription) }) {
-        case .requestUnlimited: subscription.request(.unlimited)
-        case .cancel: subscription.cancel()
-        }
+        state.withLock { $0.receiveTriggerSubscription(subscription) }.apply(to: subscription)
     }
 
     @inlinable
@@ -69,7 +63,7 @@ where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, 
     func receiveSide(completion: Subscribers.Completion<Trigger.Failure>) {
         switch completion {
         case .finished: sample(finishing: true)
-        case .failure(let failure): perform(state.withLock { $0.receiveTriggerFailure(failure) })
+        case .failure(let failure): state.withLock { $0.receiveTriggerFailure(failure) }.perform()
         }
     }
 
@@ -78,23 +72,9 @@ where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, 
         switch state.withLock({ $0.receiveTrigger(finishing: finishing) }) {
         case .deliver(let downstream, let value, let subscriptions):
             for subscription in subscriptions { subscription.cancel() }
-            let additional = downstream.value.receive(value)
-            perform(state.withLock { $0.delivered(additional) })
+            _ = state.deliver(value, to: downstream)
         case .end(let action):
-            perform(action)
-        }
-    }
-
-    @inlinable
-    func perform(_ action: StateMachine.EndAction) {
-        switch action {
-        case .complete(let downstream, let completion, let subscriptions):
-            for subscription in subscriptions { subscription.cancel() }
-            downstream.value.receive(completion: completion)
-        case .cancel(let subscriptions):
-            for subscription in subscriptions { subscription.cancel() }
-        case .none:
-            break
+            action.perform()
         }
     }
 
@@ -102,14 +82,13 @@ where Upstream.Failure == Trigger.Failure, Downstream.Input == Upstream.Output, 
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.request(demand) }
+        _ = state.withLock { $0.downstream.request(demand) }
     }
 
     @inlinable
     func cancel() {
         // What the machine held is released here, outside the lock.
-        guard case .cancel(let subscriptions, _) = state.withLock({ $0.cancel() }) else { return }
-        for subscription in subscriptions { subscription.cancel() }
+        state.withLock { $0.cancel() }.perform()
     }
 
     @usableFromInline

@@ -73,7 +73,7 @@ extension Publishers {
             upstream: Upstream, deadline: Duration, scheduler: Context, events: ResilienceEvents,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
-            precondition(deadline >= .zero, "deadline(_:scheduler:) requires a deadline of zero or more, got \(deadline)")
+            TimeLimitKind.deadline.check(deadline)
             self.upstream = upstream
             self.deadline = deadline
             self.scheduler = scheduler
@@ -86,10 +86,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: TimeLimitSubscription<Upstream, Context, S>(
-                    downstream: subscriber, scheduler: scheduler, limit: deadline,
-                    expiry: .deadlineExceeded(DeadlineExceededError(deadline: deadline)), lift: lift, name: "Deadline",
-                    events: events,
-                    expiryEvent: .deadlineExceeded(deadline: deadline)))
+                    downstream: subscriber, scheduler: scheduler, limit: deadline, kind: .deadline, lift: lift, events: events))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Streams
 
 /// The subscription of `attemptTimeout` and `deadline`, with its state in a
-/// ``TimeLimitStateMachine``.
+/// ``TimeLimitStateMachine``; its ``TimeLimitKind`` says which of the two it is.
 ///
 /// Demand and values pass straight through. Once the downstream has the subscription, a timer
 /// is armed on the scheduler for the limit (the repeating form of `schedule`, cancelled when it
@@ -18,32 +18,28 @@ where Upstream.Output == Downstream.Input {
     @usableFromInline
     let limit: Duration
     @usableFromInline
+    let kind: TimeLimitKind
+    /// What the downstream fails with when time is up.
+    @usableFromInline
     let expiry: Downstream.Failure
     @usableFromInline
     let lift: (Upstream.Failure) -> Downstream.Failure
     @usableFromInline
-    let description: String
-    @usableFromInline
     let events: ResilienceEvents
-    /// What `events` is told when time is up.
-    @usableFromInline
-    let expiryEvent: ResilienceEvent
     @usableFromInline
     let state: LockedState<TimeLimitStateMachine<Downstream>>
 
     @inlinable
-    init(
-        downstream: Downstream, scheduler: Context, limit: Duration, expiry: Downstream.Failure,
-        lift: @escaping (Upstream.Failure) -> Downstream.Failure, name: String, events: ResilienceEvents,
-        expiryEvent: ResilienceEvent
-    ) {
-        self.events = events
-        self.expiryEvent = expiryEvent
+    init<Underlying: Error>(
+        downstream: Downstream, scheduler: Context, limit: Duration, kind: TimeLimitKind,
+        lift: @escaping (Upstream.Failure) -> Downstream.Failure, events: ResilienceEvents
+    ) where Downstream.Failure == ResilienceError<Underlying> {
         self.scheduler = scheduler
         self.limit = limit
-        self.expiry = expiry
+        self.kind = kind
+        expiry = kind.expiry(limit)
         self.lift = lift
-        description = name
+        self.events = events
         state = LockedState(TimeLimitStateMachine(downstream: downstream))
     }
 
@@ -77,7 +73,7 @@ where Upstream.Output == Downstream.Input {
         guard case .timeOut(let downstream, let upstream, let timer) = state.withLock({ $0.fired() }) else { return }
         timer?.cancel()
         upstream.cancel()
-        events.emit(expiryEvent)
+        events.emit(kind.event(limit))
         downstream.receive(completion: .failure(expiry))
     }
 
@@ -108,6 +104,9 @@ where Upstream.Output == Downstream.Input {
         timer?.cancel()
         upstream.cancel()
     }
+
+    @usableFromInline
+    var description: String { kind.name }
 
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }

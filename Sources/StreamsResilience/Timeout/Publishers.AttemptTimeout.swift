@@ -71,7 +71,7 @@ extension Publishers {
             upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
-            precondition(timeout >= .zero, "attemptTimeout(_:scheduler:) requires a timeout of zero or more, got \(timeout)")
+            TimeLimitKind.attemptTimeout.check(timeout)
             self.upstream = upstream
             self.timeout = timeout
             self.scheduler = scheduler
@@ -84,10 +84,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: TimeLimitSubscription<Upstream, Context, S>(
-                    downstream: subscriber, scheduler: scheduler, limit: timeout,
-                    expiry: .attemptTimedOut(AttemptTimeoutError(timeout: timeout)), lift: lift, name: "AttemptTimeout",
-                    events: events,
-                    expiryEvent: .attemptTimedOut(timeout: timeout)))
+                    downstream: subscriber, scheduler: scheduler, limit: timeout, kind: .attemptTimeout, lift: lift,
+                    events: events))
         }
     }
 }

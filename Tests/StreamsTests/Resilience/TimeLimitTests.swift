@@ -163,5 +163,8 @@ struct TimeLimitTests {
         await #expect(processExitsWith: .failure) {
             _ = Just(1).attemptTimeout(.seconds(-1), scheduler: ImmediateScheduler.shared)
         }
+        await #expect(processExitsWith: .failure) {
+            _ = Just(1).deadline(.seconds(-1), scheduler: ImmediateScheduler.shared)
+        }
     }
 }

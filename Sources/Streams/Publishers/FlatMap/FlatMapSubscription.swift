@@ -15,13 +15,18 @@
 /// is called by one thread at a time (a ``DeliveryTurn``).
 @usableFromInline
 final class FlatMapSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    SideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
+    SideSubscriberParent, NumberedSideSubscriberParent, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible, Sendable
 where
     NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Upstream.Failure,
     Upstream.Failure == Downstream.Failure
 {
     @usableFromInline
     typealias Failure = Upstream.Failure
+    @usableFromInline
+    typealias NumberedInput = NewPublisher.Output
+    @usableFromInline
+    typealias NumberedFailure = NewPublisher.Failure
     @usableFromInline
     typealias StateMachine = FlatMapStateMachine<Downstream.Input, Failure>
 
@@ -81,10 +86,10 @@ where
         // it would only add its subscription, which nothing outside sees.
         if let outcome = child._immediateOutcome() {
             outcome.replay(
-                value: { _ = receiveChild($0, index: index) },
-                completion: { receiveChild(completion: $0, index: index) })
+                value: { _ = receiveSide($0, number: index) },
+                completion: { receiveSide(completion: $0, number: index) })
         } else {
-            child.receive(subscriber: ChildLink(parent: self, index: index))
+            child.receive(subscriber: NumberedSideSubscriber(parent: self, number: index))
         }
         return .none
     }
@@ -100,10 +105,10 @@ where
         if let ending { end(ending, with: completion) }
     }
 
-    // MARK: Children
+    // MARK: Children (through a NumberedSideSubscriber each, numbered with the child's index)
 
     @inlinable
-    func receiveChild(subscription: any Subscription, index: Int) {
+    func receiveSide(subscription: any Subscription, number index: Int) {
         if let demand = state.withLock({ $0.childSubscribed(index, subscription) }) {
             subscription.request(demand)
         } else {
@@ -112,7 +117,7 @@ where
     }
 
     @inlinable
-    func receiveChild(_ value: Downstream.Input, index: Int) -> Subscribers.Demand {
+    func receiveSide(_ value: Downstream.Input, number index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         var step = state.withLock { $0.childSentValue(value, from: index, thread: thread) }
         if case .wait(let waiter) = step {
@@ -136,7 +141,7 @@ where
     }
 
     @inlinable
-    func receiveChild(completion: Subscribers.Completion<Failure>, index: Int) {
+    func receiveSide(completion: Subscribers.Completion<Failure>, number index: Int) {
         switch completion {
         case .finished:
             switch state.withLock({ $0.childFinished(index) }) {
@@ -220,45 +225,8 @@ where
     @usableFromInline
     var playgroundDescription: Any { description }
 
-    /// Subscribes to one child publisher on behalf of the parent.
+    /// As in Combine: a child's subscriber shows one child, the `combineIdentifier` of the
+    /// subscription it works for.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: FlatMapSubscription
-        @usableFromInline
-        let index: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: FlatMapSubscription, index: Int) {
-            self.parent = parent
-            self.index = index
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveChild(subscription: subscription, index: index)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            parent.receiveChild(input, index: index)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            parent.receiveChild(completion: completion, index: index)
-        }
-
-        @usableFromInline
-        var description: String { "FlatMap" }
-
-        /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
+    var numberedMirrorChildren: KeyValuePairs<String, Any> { ["parentSubscription": combineIdentifier] }
 }

@@ -12,12 +12,16 @@
 /// called by one thread at a time (a ``DeliveryTurn``).
 @usableFromInline
 final class SwitchToLatestSubscription<Child: Publisher, Downstream: Subscriber>: Subscription, Subscriber,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
+    NumberedSideSubscriberParent, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
 where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline
     typealias Input = Child
     @usableFromInline
     typealias Failure = Child.Failure
+    @usableFromInline
+    typealias NumberedInput = Child.Output
+    @usableFromInline
+    typealias NumberedFailure = Child.Failure
     @usableFromInline
     typealias StateMachine = SwitchToLatestStateMachine<Downstream.Input, Failure>
 
@@ -65,7 +69,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
             return .none
         }
         previous.cancel()
-        input.receive(subscriber: ChildLink(parent: self, generation: generation))
+        input.receive(subscriber: NumberedSideSubscriber(parent: self, number: generation))
         return .none
     }
 
@@ -80,10 +84,10 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
         if let ending { end(ending, with: completion) }
     }
 
-    // MARK: Children
+    // MARK: Children (through a NumberedSideSubscriber each, numbered with the child's generation)
 
     @inlinable
-    func receiveChild(subscription: any Subscription, generation: Int) {
+    func receiveSide(subscription: any Subscription, number generation: Int) {
         guard let demand = state.withLock({ $0.childSubscribed(generation, subscription) }) else {
             subscription.cancel()
             return
@@ -92,7 +96,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func receiveChild(_ value: Downstream.Input, generation: Int) -> Subscribers.Demand {
+    func receiveSide(_ value: Downstream.Input, number generation: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         var step = state.withLock { $0.childSentValue(value, generation: generation, thread: thread) }
         if case .wait(let waiter) = step {
@@ -117,7 +121,7 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     }
 
     @inlinable
-    func receiveChild(completion: Subscribers.Completion<Failure>, generation: Int) {
+    func receiveSide(completion: Subscribers.Completion<Failure>, number generation: Int) {
         let step = state.withLock { (state) -> StateMachine.CompletionStep in
             switch completion {
             case .finished: state.childFinished(generation)
@@ -199,45 +203,8 @@ where Child.Output == Downstream.Input, Child.Failure == Downstream.Failure {
     @usableFromInline
     var playgroundDescription: Any { description }
 
-    /// Subscribes to one child publisher on behalf of the parent.
+    /// As in Combine: a child's subscriber shows one child, the `combineIdentifier` of the
+    /// subscription it works for.
     @usableFromInline
-    struct ChildLink: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        let parent: SwitchToLatestSubscription
-        @usableFromInline
-        let generation: Int
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(parent: SwitchToLatestSubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            parent.receiveChild(subscription: subscription, generation: generation)
-        }
-
-        @inlinable
-        func receive(_ input: Child.Output) -> Subscribers.Demand {
-            parent.receiveChild(input, generation: generation)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Child.Failure>) {
-            parent.receiveChild(completion: completion, generation: generation)
-        }
-
-        @usableFromInline
-        var description: String { "SwitchToLatest" }
-
-        /// As in Combine: one child, the `combineIdentifier` of the subscription it works for.
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: ["parentSubscription": parent.combineIdentifier]) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
+    var numberedMirrorChildren: KeyValuePairs<String, Any> { ["parentSubscription": combineIdentifier] }
 }
