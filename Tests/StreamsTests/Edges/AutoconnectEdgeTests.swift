@@ -3,13 +3,15 @@ import StreamsTesting
 import Testing
 
 /// A connectable publisher driven by hand: it logs subscribes and connects, keeps the last
-/// subscriber, and runs `onConnect` inside `connect()`.
+/// subscriber, runs `onConnect` inside `connect()` and `onDisconnect` inside the connection's
+/// `cancel()`.
 private final class ManualConnectable: ConnectablePublisher, @unchecked Sendable {
     typealias Output = Int
     typealias Failure = TestError
 
     let log = Log<String>()
     var onConnect: () -> Void = {}
+    var onDisconnect: () -> Void = {}
     private(set) var subscribers: [AnySubscriber<Int, TestError>] = []
     private(set) var received: [Any] = []
     private(set) var connects = 0
@@ -24,8 +26,10 @@ private final class ManualConnectable: ConnectablePublisher, @unchecked Sendable
         connects += 1
         log.append("connect")
         onConnect()
-        let log = self.log
-        return AnyCancellable { log.append("disconnect") }
+        return AnyCancellable { [self] in
+            log.append("disconnect")
+            onDisconnect()
+        }
     }
 }
 
@@ -207,6 +211,36 @@ struct AutoconnectEdgeTests {
         #expect(upstream.connects == 2)
     }
 
+    /// The last subscriber left and its connection is being cancelled; a subscriber arrives
+    /// meanwhile (here from inside that cancel, in the wild from another thread, between the
+    /// count reaching zero and the cancel). It must not connect while the old connection still
+    /// runs: both would feed the subject, which would receive each upstream value twice (a
+    /// `share(replay:)` subscriber then saw a value repeated). The canceller connects for it as
+    /// soon as the cancel has returned.
+    @Test func aSubscriberArrivingWhileTheLastOneDisconnectsConnectsAfterTheCancelReturned() {
+        let upstream = ManualConnectable()
+        let autoconnect = upstream.autoconnect()
+        let first = TestSubscriber<Int, TestError>()
+        autoconnect.subscribe(first)
+        upstream.subscribers[0].receive(subscription: NamedSubscription(log: upstream.log))
+        let late = TestSubscriber<Int, TestError>()
+        upstream.onDisconnect = {
+            upstream.onDisconnect = {}
+            autoconnect.subscribe(late)
+            upstream.log.append("old connection still running")
+        }
+        first.cancel()
+        #expect(upstream.connects == 2)
+        #expect(
+            upstream.log.items == [
+                "subscribe", "connect", "disconnect", "subscribe", "old connection still running", "connect",
+                "cancel upstream subscription",
+            ])
+        upstream.subscribers[1].receive(subscription: NamedSubscription(log: upstream.log))
+        late.cancel()
+        #expect(upstream.log.items.suffix(2) == ["disconnect", "cancel upstream subscription"])
+    }
+
     // MARK: The state machines
 
     @Test func autoconnectStateMachineCountsSubscribers() {
@@ -217,12 +251,14 @@ struct AutoconnectEdgeTests {
         let third = machine.subscriberArrived()
         let leaving = [machine.subscriberLeft(), machine.subscriberLeft(), machine.subscriberLeft()]
         let extra = machine.subscriberLeft()
+        let reconnect = machine.disconnected()
         let next = machine.subscriberArrived()
         #expect(arrivals == [true, false])
         #expect(kept == nil)
         #expect(!third)
         #expect(leaving.map { $0 as? AnyCancellable === connection } == [false, false, true])
         #expect(extra == nil)
+        #expect(!reconnect)
         #expect(next)
     }
 
@@ -232,11 +268,34 @@ struct AutoconnectEdgeTests {
         let first = machine.subscriberArrived()
         let leaving = [machine.subscriberLeft(), machine.subscriberLeft()]
         let unused = machine.connected(connection)
+        let reconnect = machine.disconnected()
         let next = machine.subscriberArrived()
         #expect(first)
         #expect(leaving.allSatisfy { $0 == nil })
         #expect(unused as? AnyCancellable === connection)
+        #expect(!reconnect)
         #expect(next)
+    }
+
+    @Test func autoconnectStateMachineConnectsForSubscribersThatArriveWhileItDisconnects() {
+        // Until the old connection's cancel returns, arrivals only count: the canceller connects
+        // for them afterwards, so that two connections never overlap.
+        var machine = AutoconnectStateMachine()
+        let connection = AnyCancellable {}
+        _ = machine.subscriberArrived()
+        _ = machine.connected(connection)
+        let cancelling = machine.subscriberLeft()
+        let arrivals = [machine.subscriberArrived(), machine.subscriberArrived()]
+        let leaving = machine.subscriberLeft()
+        let reconnect = machine.disconnected()
+        let kept = machine.connected(AnyCancellable {})
+        let last = machine.subscriberLeft()
+        #expect(cancelling as? AnyCancellable === connection)
+        #expect(arrivals == [false, false])
+        #expect(leaving == nil)
+        #expect(reconnect)
+        #expect(kept == nil)
+        #expect(last != nil)
     }
 
     @Test func autoconnectSubscriptionStateMachineCountsTheFirstCancelOnly() {

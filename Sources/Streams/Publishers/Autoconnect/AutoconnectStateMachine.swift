@@ -9,7 +9,12 @@
 ///   again. The connection returns → `connected(count, connection)`, or, when every subscriber
 ///   left meanwhile, → `disconnected` and the connection is cancelled at once.
 /// - `connected(count, connection)`: subscribers join and leave; the last one to leave →
-///   `disconnected`, cancelling the connection.
+///   `disconnecting(0)`, cancelling the connection.
+/// - `disconnecting(count)`: the connection's `cancel()` is under way. Subscribers that arrive
+///   meanwhile (from another thread, or re-entrantly from inside `cancel()`) are counted but do
+///   not connect: two connections would overlap, and each value the upstream sends meanwhile
+///   would reach the subject twice. The cancel returns → `disconnected`, or, when subscribers
+///   arrived meanwhile, → `connecting(count)` and the thread that cancelled connects for them.
 @usableFromInline
 struct AutoconnectStateMachine {
     @usableFromInline
@@ -17,6 +22,7 @@ struct AutoconnectStateMachine {
         case disconnected
         case connecting(subscribers: Int)
         case connected(subscribers: Int, connection: any Cancellable)
+        case disconnecting(subscribers: Int)
     }
 
     @usableFromInline
@@ -38,41 +44,63 @@ struct AutoconnectStateMachine {
         case .connected(let count, let connection):
             phase = .connected(subscribers: count + 1, connection: connection)
             return false
+        case .disconnecting(let count):
+            phase = .disconnecting(subscribers: count + 1)
+            return false
         }
     }
 
     /// `connect()` returned `connection`: the connection to cancel at once when nobody is left
-    /// to use it.
+    /// to use it (then report ``disconnected()``).
     @inlinable
     mutating func connected(_ connection: any Cancellable) -> (any Cancellable)? {
         guard case .connecting(let count) = phase else {
             preconditionFailure("AutoconnectStateMachine: internal inconsistency: connected while not connecting")
         }
         guard count > 0 else {
-            phase = .disconnected
+            phase = .disconnecting(subscribers: 0)
             return connection
         }
         phase = .connected(subscribers: count, connection: connection)
         return nil
     }
 
-    /// A subscriber's subscription was cancelled: the connection to cancel when it was the last.
-    /// A cancel with no subscriber to count (only a connectable upstream that hands one
-    /// subscriber several subscriptions can cause one) is ignored.
+    /// A subscriber's subscription was cancelled: the connection to cancel when it was the last
+    /// (then report ``disconnected()``). A cancel with no subscriber to count (only a connectable
+    /// upstream that hands one subscriber several subscriptions can cause one) is ignored.
     @inlinable
     mutating func subscriberLeft() -> (any Cancellable)? {
         switch phase {
-        case .disconnected, .connecting(subscribers: 0):
+        case .disconnected, .connecting(subscribers: 0), .disconnecting(subscribers: 0):
             return nil
         case .connecting(let count):
             phase = .connecting(subscribers: count - 1)
             return nil
+        case .disconnecting(let count):
+            phase = .disconnecting(subscribers: count - 1)
+            return nil
         case .connected(subscribers: 1, let connection):
-            phase = .disconnected
+            phase = .disconnecting(subscribers: 0)
             return connection
         case .connected(let count, let connection):
             phase = .connected(subscribers: count - 1, connection: connection)
             return nil
         }
+    }
+
+    /// The connection's `cancel()` returned: whether the caller must connect again, for the
+    /// subscribers that arrived meanwhile.
+    @inlinable
+    mutating func disconnected() -> Bool {
+        guard case .disconnecting(let count) = phase else {
+            preconditionFailure(
+                "AutoconnectStateMachine: internal inconsistency: disconnected while not disconnecting")
+        }
+        guard count > 0 else {
+            phase = .disconnected
+            return false
+        }
+        phase = .connecting(subscribers: count)
+        return true
     }
 }

@@ -17,7 +17,10 @@ extension Publishers {
     ///
     /// Each subscriber is subscribed to the upstream first; the first one then connects. A
     /// subscriber counts as gone at the first `cancel()` of its subscription, also after it
-    /// received a completion; the next subscriber after a disconnect connects again.
+    /// received a completion; the next subscriber after a disconnect connects again. A subscriber
+    /// that arrives while that disconnect is under way does not connect itself: the thread that
+    /// disconnects connects for it once the old connection's `cancel()` has returned, so two
+    /// connections never overlap and no upstream value reaches the subject twice.
     ///
     /// ```swift
     /// let live = Publishers.Autoconnect(upstream: connectable)
@@ -51,14 +54,35 @@ extension Publishers {
             let mustConnect = state.withLock { $0.subscriberArrived() }
             upstream.receive(subscriber: AutoconnectInner(parent: self, downstream: subscriber))
             guard mustConnect else { return }
-            let connection = upstream.connect()
-            state.withLock { $0.connected(connection) }?.cancel()
+            connect()
         }
 
         /// One subscriber cancelled: disconnects when none are left.
         @inlinable
         func subscriberLeft() {
-            state.withLock { $0.subscriberLeft() }?.cancel()
+            guard let connection = state.withLock({ $0.subscriberLeft() }) else { return }
+            if disconnect(connection) {
+                connect()
+            }
+        }
+
+        /// Connects, again as long as everybody left during `connect()` and others arrived while
+        /// that unused connection was being cancelled.
+        @inlinable
+        func connect() {
+            while true {
+                let connection = upstream.connect()
+                guard let unused = state.withLock({ $0.connected(connection) }), disconnect(unused) else { return }
+            }
+        }
+
+        /// Cancels `connection`: whether subscribers arrived meanwhile, for whom the caller must
+        /// connect again. Until the cancel returns they do not connect, so that two connections
+        /// never overlap.
+        @inlinable
+        func disconnect(_ connection: any Cancellable) -> Bool {
+            connection.cancel()
+            return state.withLock { $0.disconnected() }
         }
     }
 }
