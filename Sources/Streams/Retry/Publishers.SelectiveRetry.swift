@@ -49,11 +49,10 @@ extension Publisher {
         onRetry: ((RetryAttempt<Failure>) -> Void)? = nil,
         onGiveUp: ((RetryReport<Failure>) -> Void)? = nil
     ) -> Publishers.SelectiveRetry<Self, S> {
-        Publishers.SelectiveRetry(
-            upstream: self, maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff,
-            retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed, budget: budget, transient: transient,
-            scheduler: scheduler, random: SystemRandomNumberGenerator(), observer: nil, onRetry: onRetry,
-            onGiveUp: onGiveUp)
+        retry(
+            maxRetries, when: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed,
+            budget: budget, transient: transient, scheduler: scheduler, random: SystemRandomNumberGenerator(),
+            onRetry: onRetry, onGiveUp: onGiveUp)
     }
 
     /// `retry(_:when:backoff:scheduler:)` with the jitter drawn from `random`, so that tests and
