@@ -82,6 +82,12 @@ extension RateLimiter: SubscriptionGate {
     /// A call was cancelled while waiting for its token: the token comes back.
     @usableFromInline
     func abandon(_ waiter: ObjectIdentifier) {
+        refund()
+    }
+
+    /// A token taken for a call that will not run comes back.
+    @usableFromInline
+    func refund() {
         state.withLock { $0.refund() }
     }
 }

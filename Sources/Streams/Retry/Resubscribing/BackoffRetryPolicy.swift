@@ -94,17 +94,6 @@ package final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>:
         onGiveUp(RetryReport(reason: reason, attempts: attempts, error: error))
     }
 
-    /// Why a retry refused by `when` or by its hint is not made: a circuit's refusal and a
-    /// passed deadline are told as such.
-    @inlinable
-    package static func reason(for error: Failure, otherwise reason: RetryGiveUpReason) -> RetryGiveUpReason {
-        switch ResilienceErrorKind.of(error) {
-        case .circuitOpen: .circuitOpen
-        case .deadline: .deadline
-        case .timeout, .other: reason
-        }
-    }
-
     /// Retry number `retry` (1 for the first retry after the first attempt, or with `transient`
     /// after the last value) is made if `when` accepts the error, retries are left, the wait
     /// ends before `maxElapsed`, the server's hint is within `retryAfterLimit` and the budget
@@ -116,30 +105,27 @@ package final class BackoffRetryPolicy<Upstream: Publisher, Context: Scheduler>:
     where Target.Failure == Failure {
         // An observer was told the attempt's end: a cancel meanwhile stops the decision.
         if configuration.observer != nil, !target.mayProceed(afterFailureOf: attempt) { return .stop }
-        guard configuration.shouldRetry(error) else { return .giveUp(Self.reason(for: error, otherwise: .notRetryable)) }
+        guard configuration.shouldRetry(error) else {
+            return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable))
+        }
         guard target.mayProceed(afterFailureOf: attempt) else { return .stop }
-        let retry = attempt - retryBase
-        guard retry <= configuration.maxRetries else { return .giveUp(.exhausted) }
-        let hint = ((error as Any) as? any RetryAfterProviding)?.retryAfter.map { max($0, .zero) }
-        let backoffDelay = configuration.backoff.delay(forRetry: retry, previous: previousDelay, using: &random)
-        let wait = max(hint ?? .zero, backoffDelay)
-        if let maxElapsed = configuration.maxElapsed,
-            configuration.scheduler.now.advanced(by: Self.stride(wait))
-                > firstSubscription.advanced(by: Self.stride(maxElapsed))
-        {
-            return .giveUp(.deadline)
+        let scheduler = configuration.scheduler
+        let verdict = RetryRule.judge(
+            error, retry: attempt - retryBase, maxRetries: configuration.maxRetries, backoff: configuration.backoff,
+            previous: previousDelay, using: &random, retryAfterLimit: configuration.retryAfterLimit,
+            budget: configuration.budget
+        ) { wait in
+            guard let maxElapsed = configuration.maxElapsed else { return false }
+            return scheduler.now.advanced(by: Self.stride(wait)) > firstSubscription.advanced(by: Self.stride(maxElapsed))
         }
-        if let hint, hint > configuration.retryAfterLimit {
-            return .giveUp(Self.reason(for: error, otherwise: .retryAfterOverLimit))
-        }
-        // Last, so that tokens go only to retries that will happen.
-        if let budget = configuration.budget {
-            let cost = budget.cost(after: error)
-            guard budget.withdraw(cost) else { return .giveUp(.budgetEmpty) }
+        switch verdict {
+        case .giveUp(let reason):
+            return .giveUp(reason)
+        case .retry(let wait, let backoffDelay, let cost):
             lastCost = cost
+            previousDelay = backoffDelay
+            return .wait(wait)
         }
-        previousDelay = backoffDelay
-        return .wait(wait)
     }
 
     /// A decision to wait that the stream no longer wants gives its budget tokens back.

@@ -1,0 +1,133 @@
+import Streams
+
+/// One call of ``ResiliencePipeline/execute(clock:isSafeToRepeat:_:)``: the policy's stages in
+/// the publishers' order (limiters, total timeout, retry, hedging, circuit breaker, attempt
+/// timeout, outermost first), each drawing from the pipeline's shared objects and reading time
+/// from `clock`.
+struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == Duration, C.Instant: TimelineInstant {
+    let pipeline: ResiliencePipeline
+    let clock: C
+    let isSafeToRepeat: Bool
+    let operation: @Sendable (ResilienceAttempt) async throws -> Value
+
+    private var policy: ResiliencePolicy { pipeline.policy }
+    private var events: ResilienceEvents { pipeline.events }
+    /// Where the clock stands on the time line the shared breaker and limiters compare.
+    private var now: Duration { clock.now.timelineOffset }
+
+    func run() async throws -> Value {
+        try Task.checkCancellation()
+        if let limiter = pipeline.rateLimiter { try await takeToken(from: limiter) }
+        guard let limiter = pipeline.concurrencyLimiter else { return try await bounded() }
+        try await takePermit(from: limiter)
+        defer { limiter.release() }
+        return try await bounded()
+    }
+
+    /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
+    private func takeToken(from limiter: RateLimiter) async throws {
+        switch limiter.acquire(at: now) {
+        case .permit:
+            return
+        case .reject(let refusal):
+            throw refusal
+        case .delay(let wait):
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                limiter.refund()
+                throw CancellationError()
+            }
+        }
+    }
+
+    /// A permit now, after a wait in the queue, or its refusal.
+    private func takePermit(from limiter: ConcurrencyLimiter) async throws {
+        let waiter = AsyncPermitWaiter(limiter: limiter)
+        switch limiter.acquire(waiter) {
+        case .permit:
+            return
+        case .reject(let refusal):
+            throw refusal
+        case .enqueued:
+            guard await waiter.wait() else { throw CancellationError() }
+        }
+    }
+
+    /// The retry (or the one attempt), within the total timeout.
+    private func bounded() async throws -> Value {
+        guard let total = policy.totalTimeout else { return try await retried() }
+        let events = events
+        return try await AsyncTimeLimit.run(total, clock: clock) {
+            events.emit(.deadlineExceeded(deadline: total))
+            return DeadlineExceededError(deadline: total)
+        } _: {
+            try await retried()
+        }
+    }
+
+    /// The policy's retry around each attempt, or the one attempt.
+    private func retried() async throws -> Value {
+        guard let retry = policy.retry else { return try await hedged(number: 1) }
+        let retryOn = retry.retryOn
+        let loop = AsyncRetryLoop(
+            maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+            retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
+            isSafeToRepeat: isSafeToRepeat, clock: clock, events: events, onRetry: nil, onGiveUp: policy.onRetryGiveUp)
+        var random = pipeline.makeRandom()
+        return try await loop.run(using: &random) { number in try await hedged(number: number) }
+    }
+
+    /// Attempt `number`, hedged when the policy hedges and the call is safe to repeat.
+    private func hedged(number: Int) async throws -> Value {
+        guard let stage = policy.hedging else { return try await guarded(ResilienceAttempt(number: number, hedge: 0)) }
+        guard let hedging = stage as? Hedging else {
+            preconditionFailure(
+                "execute(_:) runs the Hedging stage only; the policy's \(type(of: stage)) has no async form: "
+                    + "use it with resilient(_:scheduler:), or leave ResiliencePolicy.hedging nil")
+        }
+        guard isSafeToRepeat, hedging.maxAttempts > 1 else {
+            return try await guarded(ResilienceAttempt(number: number, hedge: 0))
+        }
+        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock).run { hedge in
+            try await guarded(ResilienceAttempt(number: number, hedge: hedge))
+        }
+    }
+
+    /// One attempt through the circuit breaker, within the attempt timeout. The breaker counts
+    /// the attempt's outcome (a timeout counts as a failure); an attempt cancelled by its caller
+    /// or by a winning hedge is not counted.
+    private func guarded(_ attempt: ResilienceAttempt) async throws -> Value {
+        guard let breaker = pipeline.circuitBreaker else { return try await timed(attempt) }
+        let ticket: CircuitTicket
+        switch breaker.acquire(at: now) {
+        case .permit(let permitted), .permitAndNotify(let permitted): ticket = permitted
+        case .reject(let refusal): throw refusal
+        }
+        do {
+            let value = try await timed(attempt)
+            breaker.record(ticket, failed: false, at: now)
+            return value
+        } catch {
+            if Task.isCancelled {
+                breaker.release(ticket)
+            } else {
+                breaker.record(ticket, failed: policy.circuitBreakerFailures.contains(error.resolveCategory()), at: now)
+            }
+            throw error
+        }
+    }
+
+    /// The operation, within the attempt timeout.
+    private func timed(_ attempt: ResilienceAttempt) async throws -> Value {
+        guard let timeout = policy.attemptTimeout else { return try await operation(attempt) }
+        let events = events
+        let operation = operation
+        return try await AsyncTimeLimit.run(timeout, clock: clock) {
+            events.emit(.attemptTimedOut(timeout: timeout))
+            return AttemptTimeoutError(timeout: timeout)
+        } _: {
+            try await operation(attempt)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Streams
+
+/// The selective retry of the `async` face: `retrying(_:when:backoff:…)` and the retry stage of
+/// ``ResiliencePipeline/execute(isSafeToRepeat:_:)``.
+///
+/// After an attempt throws, in the order of `retry(_:when:backoff:scheduler:)`: a caller's
+/// cancel ends the call with `CancellationError`, never retried; `when` (and, for a call that is
+/// not safe to repeat, "not after a timeout") decides whether the error is retried; then
+/// `RetryRule` judges the count, the wait against `maxElapsed`, the server's hint and the budget;
+/// `onRetry` and the events are told; the wait runs on the clock and is cut short by a cancel.
+/// The events and reports are the publishers' own.
+struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
+    let maxRetries: Int
+    let shouldRetry: (any Error) -> Bool
+    let backoff: Backoff
+    let retryAfterLimit: Duration
+    let maxElapsed: Duration?
+    let budget: RetryBudget?
+    let isSafeToRepeat: Bool
+    let clock: C
+    let events: ResilienceEvents
+    let onRetry: ((RetryAttempt<any Error>) -> Void)?
+    let onGiveUp: ((RetryReport<any Error>) -> Void)?
+
+    /// Runs `attempt` (given its number, from 1) until it returns, or the retry gives up and
+    /// throws its last error unchanged.
+    func run<Value, G: RandomNumberGenerator>(
+        isolation: isolated (any Actor)? = #isolation, using random: inout G,
+        _ attempt: (Int) async throws -> Value
+    ) async throws -> Value {
+        let start = maxElapsed == nil ? nil : clock.now
+        var previous: Duration?
+        var number = 1
+        while true {
+            try Task.checkCancellation()
+            let began = events.isObserved ? clock.now : nil
+            events.emit(.attemptStarted(attempt: number))
+            let failure: any Error
+            do {
+                let value = try await attempt(number)
+                events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: nil))
+                budget?.recordSuccess()
+                return value
+            } catch {
+                // The caller's cancel: the attempt's error, whatever it is, is not a failure.
+                if Task.isCancelled { throw CancellationError() }
+                failure = error
+            }
+            events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: failure))
+            let wait: Duration
+            let cost: Int
+            switch judge(failure, attempt: number, previous: previous, using: &random, start: start) {
+            case .giveUp(let reason):
+                events.emit(.retryGaveUp(reason: reason, attempts: number, error: failure))
+                onGiveUp?(RetryReport(reason: reason, attempts: number, error: failure))
+                throw failure
+            case .retry(let delay, let backoffDelay, let tokens):
+                previous = backoffDelay
+                wait = delay
+                cost = tokens
+            }
+            events.emit(.retryScheduled(retry: number, delay: wait, error: failure))
+            onRetry?(RetryAttempt(retry: number, error: failure, delay: wait))
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                budget?.refund(cost)
+                throw CancellationError()
+            }
+            number += 1
+        }
+    }
+
+    /// Whether, and after how long, `error` is retried.
+    private func judge<G: RandomNumberGenerator>(
+        _ error: any Error, attempt: Int, previous: Duration?, using random: inout G, start: C.Instant?
+    ) -> RetryRule.Verdict {
+        guard shouldRetry(error) else { return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable)) }
+        if !isSafeToRepeat, ResilienceErrorKind.of(error) == .timeout { return .giveUp(.notRetryable) }
+        let now = start == nil ? nil : clock.now
+        return RetryRule.judge(
+            error, retry: attempt, maxRetries: maxRetries, backoff: backoff, previous: previous, using: &random,
+            retryAfterLimit: retryAfterLimit, budget: budget
+        ) { wait in
+            guard let start, let now, let maxElapsed else { return false }
+            return now.advanced(by: wait) > start.advanced(by: maxElapsed)
+        }
+    }
+}

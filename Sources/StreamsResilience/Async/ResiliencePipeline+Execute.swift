@@ -1,0 +1,54 @@
+import Streams
+
+extension ResiliencePipeline {
+    /// Runs `operation` through every stage of the policy, as `resilient(_:scheduler:)` guards a
+    /// publisher, drawing from the same shared breaker, budget and limiters: a publisher and an
+    /// `async` call guarded by one pipeline see one outage. Time is read from the continuous
+    /// clock, whose instants share `DispatchQueue`'s time line.
+    ///
+    /// It returns what an attempt returned, or throws:
+    /// - the operation's own error, unchanged, when the retry gives up (or there is none);
+    /// - ``AttemptTimeoutError``, ``CircuitOpenError``, ``DeadlineExceededError`` or
+    ///   ``LimiterRejectedError`` when that stage stopped the call;
+    /// - `CancellationError` when the calling task is cancelled: the running attempt (its task is
+    ///   cancelled), any wait for a permit, a token or a retry end at once, and nothing is
+    ///   retried. An operation that throws `CancellationError` while the caller is not cancelled
+    ///   has failed, like any other error (its category decides).
+    ///
+    /// The per-attempt timeout and the total timeout run the attempts in child tasks and cancel
+    /// them when the time is up; hedges run as child tasks beside the first attempt, and the
+    /// losers are cancelled. An operation that ignores cancellation holds the call until it
+    /// returns (its outcome is then discarded).
+    ///
+    /// With `isSafeToRepeat` false (a POST without an idempotency key, say), the call is never
+    /// hedged, and never retried after a timeout, which may have cut it off after it took
+    /// effect; a refusal (open circuit, limiter) is still retried, since the operation did not
+    /// run. The operation's own errors are retried as their categories say.
+    ///
+    /// ```swift
+    /// let payments = ResiliencePipeline(.standardHTTP)
+    /// let receipt = try await payments.execute { attempt in
+    ///     try await client.charge(order, idempotencyKey: key)
+    /// }
+    /// ```
+    public func execute<Value: Sendable>(
+        isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) async throws -> Value {
+        try await execute(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, operation)
+    }
+
+    /// `execute(isSafeToRepeat:_:)` reading time from `clock`: StreamsTesting's `TestClock` in a
+    /// test (virtual time, shared with a `TestScheduler`), or another clock whose instants are
+    /// on the time line of the publishers that share the pipeline.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let task = Task { try await pipeline.execute(clock: clock) { _ in try await flaky() } }
+    /// await clock.advance(by: .seconds(1))
+    /// ```
+    public func execute<C: Clock, Value: Sendable>(
+        clock: C, isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
+        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation).run()
+    }
+}
