@@ -7,7 +7,10 @@ import Streams
 /// A subscription holds its permit until it completes or is cancelled. Cancelling a waiting
 /// subscription takes it out of the queue at once. The defaults are Polly v8's concurrency
 /// limiter: 1000 permits and no queue. Every method is thread-safe; the state is kept behind one
-/// lock.
+/// lock. A waiting subscription is started on the thread that released the permit; while one
+/// thread starts waiting subscriptions, a permit released on another is handed to its
+/// subscription and started by that thread, so that a long queue of subscriptions that end at
+/// once is started in a loop, never one nested call per waiter.
 ///
 /// ```swift
 /// let images = ConcurrencyLimiter(maxConcurrent: 4, maxQueued: 100)   // share one per backend
@@ -61,10 +64,18 @@ public final class ConcurrencyLimiter: Sendable {
 }
 
 extension ConcurrencyLimiter: SubscriptionGate {
-    /// A call ended: its permit goes to the oldest waiting call, or back.
+    /// A call ended: its permit goes to the oldest waiting call, or back. When this caller
+    /// wakes a call, it also wakes every call handed a permit meanwhile (see
+    /// ``ConcurrencyLimiterStateMachine``), so that a queue of calls that end at once is worked
+    /// through in a loop rather than one nested call per waiter.
     @usableFromInline
     func release() {
-        if case .wake(let waiter) = state.withLock({ $0.release() }) { waiter.gateOpened() }
+        guard case .wake(var waiter) = state.withLock({ $0.release() }) else { return }
+        while true {
+            waiter.gateOpened()
+            guard let next = state.withLock({ $0.nextToWake() }) else { return }
+            waiter = next
+        }
     }
 
     @usableFromInline

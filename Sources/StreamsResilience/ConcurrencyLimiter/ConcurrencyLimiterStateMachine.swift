@@ -5,6 +5,12 @@ import Streams
 /// `inUse` permits are taken; while all are, calls wait in `queue`, oldest first, up to
 /// `maxQueued`. A released permit goes straight to the oldest waiting call (it stays taken);
 /// with nobody waiting it is given back.
+///
+/// Waking a call may end it at once on the same stack (a synchronous publisher), releasing its
+/// permit to the next call, and so on: so one caller at a time wakes calls (`waking`), and a
+/// permit released meanwhile, by that caller's own wakes or on another thread, is handed to its
+/// call and left in `handedOver` for that caller to wake next. However long the queue, waking
+/// never recurses.
 @usableFromInline
 struct ConcurrencyLimiterStateMachine {
     @usableFromInline
@@ -28,6 +34,10 @@ struct ConcurrencyLimiterStateMachine {
     let maxQueued: Int
     var inUse = 0
     var queue: [any GateWaiter] = []
+    /// Whether a caller is waking calls now.
+    var waking = false
+    /// Calls that were handed a permit while a caller was waking calls, for that caller to wake.
+    var handedOver: [any GateWaiter] = []
 
     init(maxConcurrent: Int, maxQueued: Int) {
         self.maxConcurrent = maxConcurrent
@@ -45,10 +55,28 @@ struct ConcurrencyLimiterStateMachine {
     }
 
     mutating func release() -> ReleaseAction {
-        guard queue.isEmpty else { return .wake(queue.removeFirst()) }
+        guard queue.isEmpty else {
+            let waiter = queue.removeFirst()
+            if waking {
+                handedOver.append(waiter)
+                return .none
+            }
+            waking = true
+            return .wake(waiter)
+        }
         precondition(inUse > 0, "ConcurrencyLimiterStateMachine: internal inconsistency: a permit released twice")
         inUse -= 1
         return .none
+    }
+
+    /// The caller that is waking calls has woken one: the next call to wake, or nil when there
+    /// is none left (and the caller stops waking).
+    mutating func nextToWake() -> (any GateWaiter)? {
+        guard !handedOver.isEmpty else {
+            waking = false
+            return nil
+        }
+        return handedOver.removeFirst()
     }
 
     /// The call `waiter` was cancelled while waiting: it leaves the queue (unless a permit was

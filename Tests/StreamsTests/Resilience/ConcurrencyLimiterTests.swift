@@ -37,6 +37,28 @@ struct ConcurrencyLimiterTests {
         #expect(limiter.inUse == 0)
     }
 
+    @Test func aLongQueueOfCallsThatEndAtOnceIsStartedInALoopNotByRecursion() {
+        // Each waiting call ends as soon as it starts and releases its permit to the next one.
+        // Woken by nested calls, 50 000 of them overflowed the stack of the thread that released
+        // the first permit (a crash seen in the stress suite with a few thousand).
+        let limiter = ConcurrencyLimiter(maxConcurrent: 1, maxQueued: 50_000)
+        let holder = PassthroughSubject<Int, Never>()
+        let first = TestSubscriber<Int, ResilienceError<Never>>()
+        holder.prefix(1).concurrencyLimiter(limiter).subscribe(first)
+        let ended = Locked(0)
+        var cancellables: [AnyCancellable] = []
+        for _ in 0..<50_000 {
+            cancellables.append(
+                Just(1).concurrencyLimiter(limiter).sink(
+                    receiveCompletion: { _ in ended.withLock { $0 += 1 } }, receiveValue: { _ in }))
+        }
+        #expect(limiter.queued == 50_000)
+        holder.send(1)
+        #expect(ended.withLock { $0 } == 50_000)
+        #expect(limiter.inUse == 0)
+        #expect(limiter.queued == 0)
+    }
+
     @Test func demandAskedWhileWaitingIsAskedOfTheUpstream() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 1, maxQueued: 1)
         let first = PassthroughSubject<Int, BackendError>()
