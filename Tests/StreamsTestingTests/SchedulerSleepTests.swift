@@ -38,6 +38,50 @@ struct SchedulerSleepTests {
         #expect(try await task.value == .init(nanoseconds: 3_000_000_000))
     }
 
+    /// A scheduler whose clock moves a millisecond each time it is read, as a real clock moves
+    /// between two reads.
+    struct DriftingScheduler: Scheduler, Sendable {
+        let base: TestScheduler
+
+        var now: VirtualTime {
+            defer { base.advance(by: .milliseconds(1)) }
+            return base.now
+        }
+
+        var minimumTolerance: VirtualTime.Stride { .zero }
+
+        func schedule(options: Never?, _ action: @escaping () -> Void) {
+            base.schedule(options: options, action)
+        }
+
+        func schedule(after date: VirtualTime, tolerance: VirtualTime.Stride, options: Never?, _ action: @escaping () -> Void) {
+            base.schedule(after: date, tolerance: tolerance, options: options, action)
+        }
+
+        func schedule(
+            after date: VirtualTime,
+            interval: VirtualTime.Stride,
+            tolerance: VirtualTime.Stride,
+            options: Never?,
+            _ action: @escaping () -> Void
+        ) -> any Cancellable {
+            base.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
+        }
+    }
+
+    @Test func sleepUntilWakesAtTheDeadlineItselfWhileTheClockMovesOnDuringTheCall() async throws {
+        let scheduler = TestScheduler()
+        let drifting = DriftingScheduler(base: scheduler)
+        let deadline = VirtualTime(nanoseconds: 5_000_000_000)
+        let task = Task {
+            try await drifting.sleep(until: deadline)
+            return scheduler.now
+        }
+        await scheduler.advance(to: deadline)
+        task.cancel()  // so that a task still asleep fails the test instead of hanging it
+        #expect(try await task.value == deadline)
+    }
+
     @Test func aDeadlineInThePastWakesOnTheNextAdvance() async throws {
         let scheduler = TestScheduler()
         await scheduler.advance(by: .seconds(5))

@@ -23,9 +23,9 @@ extension Scheduler {
         options: SchedulerOptions? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws {
-        try Task.checkCancellation()
-        await SchedulerSleep().run(on: self, for: duration, tolerance: tolerance, options: options, isolation: isolation)
-        try Task.checkCancellation()
+        try await SchedulerSleep().run(
+            on: self, until: now.advanced(by: duration), interval: duration, tolerance: tolerance, options: options,
+            isolation: isolation)
     }
 
     /// Suspends the calling task until `deadline` on this scheduler's clock, without blocking the
@@ -42,6 +42,8 @@ extension Scheduler {
         options: SchedulerOptions? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) async throws {
-        try await sleep(for: now.distance(to: deadline), tolerance: tolerance, options: options, isolation: isolation)
+        try await SchedulerSleep().run(
+            on: self, until: deadline, interval: now.distance(to: deadline), tolerance: tolerance, options: options,
+            isolation: isolation)
     }
 }

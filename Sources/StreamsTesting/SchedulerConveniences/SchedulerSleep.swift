@@ -5,15 +5,19 @@ import Streams
 final class SchedulerSleep: Sendable {
     let state = LockedState(SleepStateMachine())
 
-    /// Suspends for `duration` on `scheduler`, or until the task is cancelled, on the caller's
-    /// actor: the task resumes straight onto it.
+    /// Suspends until `scheduler` reaches `deadline`, on the caller's actor (the task resumes
+    /// straight onto it); throws `CancellationError` if the task is cancelled first. `interval`
+    /// is how long the caller means to wait: when it is zero or less, the wake-up is due on the
+    /// scheduler's next turn.
     func run<Context: Scheduler>(
         on scheduler: Context,
-        for duration: Context.SchedulerTimeType.Stride,
+        until deadline: Context.SchedulerTimeType,
+        interval: Context.SchedulerTimeType.Stride,
         tolerance: Context.SchedulerTimeType.Stride,
         options: Context.SchedulerOptions?,
         isolation: isolated (any Actor)?
-    ) async {
+    ) async throws {
+        try Task.checkCancellation()
         await withTaskCancellationHandler {
             // Naming `isolation` keeps both closures on the caller's actor: the wake-up is
             // scheduled from there, without a hop to the global executor.
@@ -25,8 +29,9 @@ final class SchedulerSleep: Sendable {
                 case .schedule:
                     break
                 }
-                let deadline = scheduler.now.advanced(by: duration)
-                guard duration > .zero else {
+                // Due at `deadline` as the caller computed it: reading the clock again here would
+                // move the wake-up by however far the clock has moved since.
+                guard interval > .zero else {
                     // Nothing to cancel: a date that has passed fires on the scheduler's next turn.
                     scheduler.schedule(after: deadline, tolerance: tolerance, options: options) { [self] in fire() }
                     return
@@ -34,7 +39,7 @@ final class SchedulerSleep: Sendable {
                 // Repeating work, as for a timer, so that cancelling the sleep removes it; it is
                 // stopped as soon as it has fired once.
                 let cancellable = scheduler.schedule(
-                    after: deadline, interval: duration, tolerance: tolerance, options: options
+                    after: deadline, interval: interval, tolerance: tolerance, options: options
                 ) { [self] in fire() }
                 switch state.withLock({ $0.attach(cancellable) }) {
                 case .none: break
@@ -51,6 +56,7 @@ final class SchedulerSleep: Sendable {
             }
         }
         state.withLock { $0.wakeObserver }?.taskDidResume()
+        try Task.checkCancellation()
     }
 
     private func fire() {
