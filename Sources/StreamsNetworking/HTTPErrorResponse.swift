@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Streams
 
 /// An HTTP response whose status is not a success, as a ``NetworkError`` carries it: the
 /// status, what the server said in the body, its hint for when to try again, the response
@@ -47,6 +48,34 @@ public struct HTTPErrorResponse: Sendable, CustomStringConvertible {
 
     /// The field errors the server gave, if any.
     public var fieldErrors: [ProblemDetails.FieldError] { problem?.fieldErrors ?? [] }
+
+    /// When to try again after a response with `status`, from its headers (`header` looks one up
+    /// by name, case-insensitively): the longest wait that `Retry-After` (delta-seconds or an
+    /// HTTP-date, on any status) and, on 429 and 503, the rate-limit headers (``RateLimitHint``)
+    /// ask for; nil when none gives one. Dates and instants are measured against the response's
+    /// own `Date` header when it has one, so that a wrong client clock does not matter, and
+    /// against `now` otherwise.
+    ///
+    /// ``NetworkError/validate(data:response:request:errorBody:)`` reads ``retryAfter`` with it;
+    /// an HTTP stack without `HTTPURLResponse` (swift-http-types' `HTTPFields`, say) reads the
+    /// same hint from its own headers.
+    ///
+    /// ```swift
+    /// let wait = HTTPErrorResponse.retryAfterHint(status: 503) { name in
+    ///     HTTPField.Name(name).flatMap { response.headerFields[$0] }
+    /// }
+    /// ```
+    public static func retryAfterHint(status: Int, now: Date = Date(), header: (String) -> String?) -> Duration? {
+        let serverNow = header("Date").flatMap { RetryAfter.date($0, now: now) } ?? now
+        var hints: [Duration] = []
+        if let value = header("Retry-After"), let hint = RetryAfter.parse(value, now: serverNow) {
+            hints.append(hint)
+        }
+        if status == 429 || status == 503, let hint = RateLimitHint.wait(now: serverNow, header: header) {
+            hints.append(hint)
+        }
+        return hints.max()
+    }
 
     /// The value of the header `name` (case-insensitive), or nil.
     ///

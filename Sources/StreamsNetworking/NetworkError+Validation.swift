@@ -10,10 +10,10 @@ extension NetworkError {
     /// - what the body says (``ProblemDetails``): `errorBody` is asked first if given, then the
     ///   shapes ``ProblemDetails/parse(_:)`` knows; a body longer than
     ///   ``ProblemDetails/parsingLimit`` is not parsed;
-    /// - the hint for when to try again: `Retry-After`, and on 429 and 503 also the rate-limit
-    ///   headers (``RateLimitHint``), the longest wait winning. Dates and instants are measured
-    ///   against the response's own `Date` header when it has one, so that a wrong client
-    ///   clock does not matter.
+    /// - the hint for when to try again (``HTTPErrorResponse/retryAfterHint(status:now:header:)``):
+    ///   `Retry-After`, and on 429 and 503 also the rate-limit headers (``RateLimitHint``), the
+    ///   longest wait winning. Dates and instants are measured against the response's own `Date`
+    ///   header when it has one, so that a wrong client clock does not matter.
     ///
     /// ```swift
     /// let body = try NetworkError.validate(data: data, response: response, request: SentRequest(request)).get()
@@ -25,19 +25,8 @@ extension NetworkError {
         guard !(200..<300).contains(status) else { return .success(data) }
         let fits = data.count <= ProblemDetails.parsingLimit
         let problem = fits ? (errorBody?(data, response) ?? ProblemDetails.parse(data)) : nil
-        let clientNow = Date()
-        let serverNow = response.value(forHTTPHeaderField: "Date").flatMap { RetryAfter.date($0, now: clientNow) } ?? clientNow
-        var hints: [Duration] = []
-        if let value = response.value(forHTTPHeaderField: "Retry-After"), let hint = RetryAfter.parse(value, now: serverNow) {
-            hints.append(hint)
-        }
-        if status == 429 || status == 503,
-            let hint = RateLimitHint.wait(now: serverNow, header: { response.value(forHTTPHeaderField: $0) })
-        {
-            hints.append(hint)
-        }
-        let failure = HTTPErrorResponse(
-            status: status, problem: problem, retryAfter: hints.max(), request: request, response: response)
+        let hint = HTTPErrorResponse.retryAfterHint(status: status) { response.value(forHTTPHeaderField: $0) }
+        let failure = HTTPErrorResponse(status: status, problem: problem, retryAfter: hint, request: request, response: response)
         return .failure(NetworkError(status: failure))
     }
 }

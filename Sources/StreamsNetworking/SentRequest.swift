@@ -40,14 +40,27 @@ public struct SentRequest: Sendable, Hashable, CustomStringConvertible {
         self.hasIdempotencyKey = hasIdempotencyKey
     }
 
+    /// Describes a request by its method and the value of its `Idempotency-Key` header (nil when
+    /// it has none): an empty value is no key. For HTTP stacks without `URLRequest`
+    /// (swift-http-types' `HTTPRequest`, say).
+    ///
+    /// ```swift
+    /// let keyField = HTTPField.Name(URLRequest.idempotencyKeyHeader)!
+    /// let sent = SentRequest(method: request.method.rawValue, idempotencyKey: request.headerFields[keyField])
+    /// ```
+    public init(method: String?, idempotencyKey: String?) {
+        self.init(method: method, hasIdempotencyKey: idempotencyKey.map { !$0.isEmpty } ?? false)
+    }
+
     /// Describes `request` (a request without a method is a GET, as URLSession sends it).
     ///
     /// ```swift
     /// let sent = SentRequest(URLRequest(url: url))   // GET
     /// ```
     public init(_ request: URLRequest) {
-        let key = request.value(forHTTPHeaderField: URLRequest.idempotencyKeyHeader)
-        self.init(method: request.httpMethod ?? "GET", hasIdempotencyKey: key.map { !$0.isEmpty } ?? false)
+        self.init(
+            method: request.httpMethod ?? "GET",
+            idempotencyKey: request.value(forHTTPHeaderField: URLRequest.idempotencyKeyHeader))
     }
 
     /// Whether sending the request again cannot do anything twice: an idempotent method, an

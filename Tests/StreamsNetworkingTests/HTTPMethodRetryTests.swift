@@ -32,5 +32,14 @@ struct HTTPMethodRetryTests {
         #expect(keyed.category == .retryable)
         #expect(NetworkError.transport(URLError(code)).category == .retryable)
     }
+
+    @Test func aRequestDescribedByItsKeysValueHasAKeyOnlyIfTheValueIsNotEmpty() {
+        #expect(!SentRequest(method: "post", idempotencyKey: nil).isSafeToRepeat)
+        #expect(!SentRequest(method: "POST", idempotencyKey: "").hasIdempotencyKey)
+        let keyed = SentRequest(method: "POST", idempotencyKey: "\"8e03978e\"")
+        #expect(keyed == SentRequest(method: "POST", hasIdempotencyKey: true))
+        #expect(keyed.isSafeToRepeat)
+        #expect(SentRequest(method: "GET", idempotencyKey: nil).isSafeToRepeat)
+    }
 }
 #endif

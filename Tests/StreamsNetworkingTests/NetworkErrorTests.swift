@@ -76,6 +76,25 @@ struct NetworkErrorTests {
         #expect(check(dated).error?.retryAfter == .seconds(30))
     }
 
+    @Test func theHintIsReadFromAnyHeaderLookup() {
+        func hint(_ status: Int, _ headers: [String: String], now: Date = Date()) -> Duration? {
+            HTTPErrorResponse.retryAfterHint(status: status, now: now) { name in
+                headers.first { $0.key.lowercased() == name.lowercased() }?.value
+            }
+        }
+        #expect(hint(503, [:]) == nil)
+        #expect(hint(500, ["Retry-After": "7"]) == .seconds(7))
+        // The rate-limit headers count on 429 and 503 only; the longest wait wins.
+        #expect(hint(503, ["Retry-After": "5", "RateLimit-Reset": "30"]) == .seconds(30))
+        #expect(hint(429, ["ratelimit": #""default";r=0;t=45"#]) == .seconds(45))
+        #expect(hint(500, ["RateLimit-Reset": "30"]) == nil)
+        // A date is measured against the response's Date header, else against `now`.
+        let dated = ["Date": "Sun, 06 Nov 1994 08:49:37 GMT", "Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT"]
+        #expect(hint(503, dated) == .seconds(30))
+        let now = Date(timeIntervalSince1970: 784_111_767)  // Sun, 06 Nov 1994 08:49:27 GMT
+        #expect(hint(503, ["Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT"], now: now) == .seconds(40))
+    }
+
     /// `Sun, 06 Nov 1994 08:49:37 GMT`-style text for `date`.
     static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
