@@ -5,8 +5,8 @@ import PackageDescription
 // demo script that validates the form through Streams against any server of the sign-up
 // protocol; the error-handling articles' own examples on a console (ErrorHandlingArticles); the typed
 // catalogue client (StreamsNetworking end to end) and its server; the fleet simulation of the resilience
-// policies, and the resilience events wired to swift-log and swift-metrics. Their own package, so that the Streams
-// library keeps zero dependencies.
+// policies, and the resilience events as logs, metrics and traces through StreamsObservability
+// (Integrations/Observability). Their own package, so that the Streams library keeps zero dependencies.
 let package = Package(
     name: "StreamsExamples",
     platforms: [.macOS(.v15)],
@@ -16,8 +16,11 @@ let package = Package(
         // Both come with Hummingbird; named here because the server's handle and its tests use them.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        // The resilience events wired to logging and metrics (ResilienceTelemetry).
+        // The resilience events as logs, metrics and traces (observability-demo), with the test
+        // backends of swift-metrics and swift-distributed-tracing that the demo prints.
+        .package(name: "StreamsObservability", path: "../Integrations/Observability"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -57,23 +60,15 @@ let package = Package(
             ]),
         .executableTarget(name: "fleet-simulation", dependencies: ["FleetSimulation"]),
         .testTarget(name: "FleetSimulationTests", dependencies: ["FleetSimulation"]),
-        .target(
-            name: "ResilienceTelemetry",
+        .executableTarget(
+            name: "observability-demo",
             dependencies: [
+                .product(name: "StreamsObservability", package: "StreamsObservability"),
                 .product(name: "StreamsResilience", package: "Streams"),
-                .product(name: "StreamsExt", package: "Streams"),
                 .product(name: "Streams", package: "Streams"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-            ]),
-        .testTarget(
-            name: "ResilienceTelemetryTests",
-            dependencies: [
-                .product(name: "StreamsResilience", package: "Streams"),
-                "ResilienceTelemetry",
-                .product(name: "StreamsTesting", package: "Streams"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]),
         .executableTarget(
             name: "resilient-decoding-demo",
