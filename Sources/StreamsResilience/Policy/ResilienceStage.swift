@@ -9,6 +9,10 @@ import Streams
 /// through the breaker and has its own timeout). `pipeline` holds the shared objects of the
 /// dependency (its breaker, its budget) for stages that draw from them.
 ///
+/// A stage has a publisher form only: `ResiliencePipeline.execute` (the `async` face) runs
+/// ``Hedging``, and stops with a precondition failure that names the stage for any other, rather
+/// than skipping it.
+///
 /// ```swift
 /// struct Logged: ResilienceStage {
 ///     func apply<Output, Failure: Error, S: Scheduler>(
