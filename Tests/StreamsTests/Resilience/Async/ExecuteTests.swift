@@ -259,6 +259,14 @@ struct ExecuteTests {
         #expect(backend.callCount == 1)
     }
 
+    @Test func aStageWithoutAnAsyncFormStopsTheCallWithTheRuleRatherThanBeingSkipped() async {
+        await #expect(processExitsWith: .failure) {
+            var policy = ResiliencePolicy()
+            policy.hedging = PassThroughStage()
+            _ = try? await ResiliencePipeline(policy).execute { _ in 1 }
+        }
+    }
+
     /// An event with the publisher's `ResilienceError.upstream` taken off its error.
     nonisolated static func unwrapped(_ event: ResilienceEvent) -> String {
         func plain(_ error: (any Error)?) -> String {
@@ -301,5 +309,14 @@ struct ExecuteTests {
                 "ended 2 Optional(0.0 seconds) nil",
             ])
         #expect(awaited.withLock { $0 } == published.withLock { $0 })
+    }
+}
+
+/// A stage with a publisher form only.
+struct PassThroughStage: ResilienceStage {
+    func apply<Output, Failure: Error, S: Scheduler>(
+        to attempt: AnyPublisher<Output, ResilienceError<Failure>>, pipeline: ResiliencePipeline, scheduler: S
+    ) -> AnyPublisher<Output, ResilienceError<Failure>> where S.SchedulerTimeType: TimelineInstant {
+        attempt
     }
 }
