@@ -204,6 +204,26 @@ struct ConcurrentDeliveryTests {
         #expect(subscriber.events == [.subscription("PassthroughSubject"), .value(1), .completion(.finished)])
     }
 
+    @Test func aSubjectOutlivesACompletionSentIntoItFromAnotherThreadDuringADelivery() {
+        // The upstream of `subscribe(_:)` (a subject) sends its completion on one thread while
+        // a value is being sent into the subject on another, and the value's thread returns
+        // first: the subject, which nothing else keeps, stays until the completion sent into it
+        // has returned (it was released under that call).
+        let signals = SubjectSignals()
+        let upstream = HandOverUpstream()
+        let forwarding = upstream.subscribe(SignallingSubject(signals))
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            _ = upstream.subscriber.withLock { $0 }?.receive(1)
+            signals.valueReturned.signal()
+        }
+        signals.inValue.wait()
+        upstream.subscriber.withLock { $0 }?.receive(completion: .finished)
+        done.wait()
+        #expect(signals.log.withLock { $0 } == ["value", "completion", "subject released"])
+        withExtendedLifetime(forwarding) {}
+    }
+
     @Test func cancelWakesAThreadWaitingToDeliver() {
         // A sender waits behind a delivery that cancels the subscription; it gives up instead
         // of delivering (or waiting for ever).
@@ -226,5 +246,66 @@ struct ConcurrentDeliveryTests {
         cancelNow.signal()
         done.wait()
         #expect(subscriber.values == [1])
+    }
+}
+
+/// What ``SignallingSubject`` tells a test, and what it waits for; it outlives the subject.
+private final class SubjectSignals: Sendable {
+    let log = Locked<[String]>([])
+    /// Signalled once a value is inside the subject's `send(_:)`.
+    let inValue = DispatchSemaphore(value: 0)
+    /// Signalled once the completion is inside the subject's `send(completion:)`.
+    let completing = DispatchSemaphore(value: 0)
+    /// Signalled by the test once the value's `receive(_:)` has returned.
+    let valueReturned = DispatchSemaphore(value: 0)
+}
+
+/// A subject whose `send(_:)` waits for the completion to arrive, and whose
+/// `send(completion:)` waits for the value's delivery to have returned.
+private final class SignallingSubject: Subject, @unchecked Sendable {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let signals: SubjectSignals
+
+    init(_ signals: SubjectSignals) {
+        self.signals = signals
+    }
+
+    deinit {
+        signals.log.withLock { $0.append("subject released") }
+    }
+
+    func send(_ value: Int) {
+        signals.log.withLock { $0.append("value") }
+        signals.inValue.signal()
+        signals.completing.wait()
+    }
+
+    func send(completion: Subscribers.Completion<Never>) {
+        // Only the signals from here on: without its subject kept, `self` went away meanwhile.
+        let signals = signals
+        signals.completing.signal()
+        signals.valueReturned.wait()
+        signals.log.withLock { $0.append("completion") }
+    }
+
+    func send(subscription: any Subscription) {
+        subscription.request(.unlimited)
+    }
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+}
+
+/// A publisher that hands its subscriber to the test, which then calls it from any thread.
+private struct HandOverUpstream: Publisher {
+    typealias Output = Int
+    typealias Failure = Never
+
+    let subscriber = Locked<AnySubscriber<Int, Never>?>(nil)
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        self.subscriber.withLock { $0 = AnySubscriber(subscriber) }
+        subscriber.receive(subscription: Subscriptions.empty)
     }
 }

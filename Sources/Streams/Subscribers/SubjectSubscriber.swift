@@ -60,7 +60,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
         mutating func receiveCompletion() -> CompletionAction {
             guard case .subscribed = status else { return .ignore }
             status = .terminated
-            return .complete(forgetting: takeKeeper())
+            return .complete(subject, forgetting: takeKeeper())
         }
 
         /// The subscription is cancelled: it ends, whatever its status.
@@ -76,9 +76,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     enum CompletionAction {
         /// Not subscribed (before the subscription, or already ended): nothing.
         case ignore
-        /// Close the gate, send the completion to the subject, and tell the subject to forget
-        /// this subscription if it keeps it.
-        case complete(forgetting: Keeper?)
+        /// Close the gate, send the completion to the subject (held here: a delivery under way
+        /// on another thread lets go of it when it leaves, maybe while the completion is still
+        /// being sent), and tell the subject to forget this subscription if it keeps it.
+        case complete(Downstream?, forgetting: Keeper?)
     }
 
     /// What ``cancel()`` does once the lock is released: cancel `upstream` (a status, so that
@@ -104,8 +105,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     @usableFromInline
     let state: LockedState<State>
     /// The subject, unretained, for deliveries. Not guarded by the lock: it never changes, and
-    /// the gate keeps every use of it (a delivery, or the completion sent by whoever closed the
-    /// gate) before the release of the subject, after which it is never used.
+    /// the gate keeps every delivery before the release of the subject, after which it is never
+    /// used. The completion is sent through a reference taken under the lock instead: it may
+    /// come from another thread while a delivery is under way, which releases the subject when
+    /// it leaves.
     @usableFromInline
     let borrowedSubject: Unmanaged<Downstream>
 
@@ -156,10 +159,10 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard case .complete(let forgetting) = state.withLock({ $0.receiveCompletion() }) else { return }
+        guard case .complete(let subject, let forgetting) = state.withLock({ $0.receiveCompletion() }) else { return }
         let previous = gate.close()
         if previous != .closed {
-            borrowedSubject._withUnsafeGuaranteedRef { $0.send(completion: completion) }
+            subject?.send(completion: completion)
             if previous == .open {
                 release()
             }
