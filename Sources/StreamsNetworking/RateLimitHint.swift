@@ -89,7 +89,7 @@ public enum RateLimitHint {
 
     /// `bytes` split at `separator`, outside double-quoted strings (a backslash escapes the
     /// next byte inside them).
-    private static func split(_ bytes: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
+    static func split(_ bytes: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
         var parts: [ArraySlice<UInt8>] = []
         var start = bytes.startIndex
         var quoted = false
@@ -112,7 +112,7 @@ public enum RateLimitHint {
     }
 
     /// A non-negative decimal integer of at most 18 digits, or nil.
-    private static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
+    static func integer(_ digits: ArraySlice<UInt8>) -> Int64? {
         guard !digits.isEmpty, digits.count <= 18 else { return nil }
         var value: Int64 = 0
         for digit in digits {
@@ -125,7 +125,7 @@ public enum RateLimitHint {
 
 extension ArraySlice where Element == UInt8 {
     /// Without the spaces and tabs around it.
-    fileprivate func trimmingBlanks() -> ArraySlice<UInt8> {
+    func trimmingBlanks() -> ArraySlice<UInt8> {
         var slice = self
         while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
         while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }

@@ -1,8 +1,8 @@
 import Streams
 
 /// One call of ``ResiliencePipeline/execute(clock:isSafeToRepeat:_:)``: the policy's stages in
-/// the publishers' order (limiters, total timeout, retry, hedging, circuit breaker, attempt
-/// timeout, outermost first), each drawing from the pipeline's shared objects and reading time
+/// the publishers' order (limiters, total timeout, retry, hedging, pushback, circuit breaker,
+/// attempt timeout, outermost first), each drawing from the pipeline's shared objects and reading time
 /// from `clock`.
 struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == Duration, C.Instant: TimelineInstant {
     let pipeline: ResiliencePipeline
@@ -80,18 +80,39 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// Attempt `number`, hedged when the policy hedges and the call is safe to repeat.
     private func hedged(number: Int) async throws -> Value {
-        guard let stage = policy.hedging else { return try await guarded(ResilienceAttempt(number: number, hedge: 0)) }
+        guard let stage = policy.hedging else { return try await paced(ResilienceAttempt(number: number, hedge: 0)) }
         guard let hedging = stage as? Hedging else {
             preconditionFailure(
                 "execute(_:) runs the Hedging stage only; the policy's \(type(of: stage)) has no async form: "
                     + "use it with resilient(_:scheduler:), or leave ResiliencePolicy.hedging nil")
         }
         guard isSafeToRepeat, hedging.maxAttempts > 1 else {
-            return try await guarded(ResilienceAttempt(number: number, hedge: 0))
+            return try await paced(ResilienceAttempt(number: number, hedge: 0))
         }
         return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock).run { hedge in
-            try await guarded(ResilienceAttempt(number: number, hedge: hedge))
+            try await paced(ResilienceAttempt(number: number, hedge: hedge))
         }
+    }
+
+    /// One attempt once the pushback limiter lets it start: at once, after waiting for the
+    /// server's instant (a cancel ends the wait and gives the place back), or refused.
+    private func paced(_ attempt: ResilienceAttempt) async throws -> Value {
+        guard let limiter = pipeline.pushbackLimiter else { return try await guarded(attempt) }
+        switch limiter.acquire(at: now) {
+        case .permit:
+            break
+        case .reject(let refusal):
+            throw refusal
+        case .delay(let wait):
+            do {
+                try await clock.sleep(for: wait)
+            } catch {
+                limiter.cancelledWaiting()
+                throw CancellationError()
+            }
+        }
+        defer { limiter.finished() }
+        return try await guarded(attempt)
     }
 
     /// One attempt through the circuit breaker, within the attempt timeout. The breaker counts
@@ -120,14 +141,32 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// The operation, within the attempt timeout.
     private func timed(_ attempt: ResilienceAttempt) async throws -> Value {
+        let operation = observed
         guard let timeout = policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
-        let operation = operation
         return try await AsyncTimeLimit.run(timeout, clock: clock) {
             events.emit(.attemptTimedOut(timeout: timeout))
             return AttemptTimeoutError(timeout: timeout)
         } _: {
             try await operation(attempt)
+        }
+    }
+
+    /// The operation, telling the pushback limiter (if any) what each outcome says about the
+    /// server: its announced quota, and a failure's `Retry-After`.
+    private var observed: @Sendable (ResilienceAttempt) async throws -> Value {
+        guard let limiter = pipeline.pushbackLimiter else { return operation }
+        let operation = operation
+        let clock = clock
+        return { attempt in
+            do {
+                let value = try await operation(attempt)
+                limiter.observe(value: value, at: clock.now.timelineOffset)
+                return value
+            } catch {
+                limiter.observe(failure: error, at: clock.now.timelineOffset)
+                throw error
+            }
         }
     }
 }

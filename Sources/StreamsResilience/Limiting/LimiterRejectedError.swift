@@ -1,9 +1,10 @@
 import Streams
 
-/// The error of a call that a ``ConcurrencyLimiter`` or a ``RateLimiter`` refused.
+/// The error of a call that a ``ConcurrencyLimiter``, a ``RateLimiter`` or a ``PushbackLimiter``
+/// refused.
 ///
 /// It is retryable; a rate limiter's refusal carries the time until a permit is free as its
-/// `Retry-After` hint.
+/// `Retry-After` hint, and a pushback limiter's the time until the server's instant.
 ///
 /// ```swift
 /// if case .limiterRejected(let refusal) = error { log("shed: \(refusal.reason)") }
@@ -19,6 +20,9 @@ public struct LimiterRejectedError: CategorizedError, RedactingError, RetryAfter
         case queueFull
         /// A rate limiter has no token, and waiting for one would exceed its limit.
         case rateLimited
+        /// The server asked to wait (its `Retry-After`, or its announced quota spent until a
+        /// reset) longer than a ``PushbackLimiter``'s `maxWait`.
+        case serverPushback
     }
 
     /// Why the call was refused.

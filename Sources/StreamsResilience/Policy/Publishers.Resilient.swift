@@ -2,8 +2,8 @@ import Streams
 
 extension Publisher {
     /// Guards each subscription with every stage of `pipeline`'s policy, in the standard order
-    /// (limiters, total timeout, retry, hedging, circuit breaker, attempt timeout, outermost
-    /// first), drawing from the pipeline's shared breaker, budget and limiters.
+    /// (limiters, total timeout, retry, hedging, pushback, circuit breaker, attempt timeout,
+    /// outermost first), drawing from the pipeline's shared breaker, budget and limiters.
     ///
     /// The stream fails with ``ResilienceError``: `.upstream(error)` for the upstream's own
     /// failure (the last one, unchanged, when the retry gives up), or the error of the stage that
@@ -80,7 +80,13 @@ extension Publishers {
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
             let events = pipeline.events
-            var stack = upstream.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
+            var stack: AnyPublisher<Output, Failure>
+            if let limiter = pipeline.pushbackLimiter {
+                stack = upstream.observed(by: limiter, scheduler: scheduler).mapError { Failure.upstream($0) }
+                    .eraseToAnyPublisher()
+            } else {
+                stack = upstream.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
+            }
             if let timeout = policy.attemptTimeout {
                 stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events).eraseToAnyPublisher()
             }
@@ -89,6 +95,9 @@ extension Publishers {
                 stack = stack.circuitBreaker(
                     breaker, when: { failures.contains($0.resolveCategory()) }, scheduler: scheduler
                 ).eraseToAnyPublisher()
+            }
+            if let limiter = pipeline.pushbackLimiter {
+                stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()
             }
             if let hedging = policy.hedging {
                 stack = hedging.apply(to: stack, pipeline: pipeline, scheduler: scheduler)

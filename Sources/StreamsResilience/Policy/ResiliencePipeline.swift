@@ -1,7 +1,8 @@
 import Streams
 
 /// A ``ResiliencePolicy`` made real for one dependency: the policy, and the objects its callers
-/// share (the circuit breaker, the retry budget, the limiters), made once from it.
+/// share (the circuit breaker, the retry budget, the limiters, the pushback limiter), made once
+/// from it.
 ///
 /// Every publisher guarded with `resilient(_:scheduler:)` by the same pipeline draws from the
 /// same breaker, budget and limiters, so a pipeline stands for one backend (one host, say): a
@@ -24,6 +25,9 @@ public final class ResiliencePipeline: Sendable {
     public let rateLimiter: RateLimiter?
     /// The shared circuit breaker, when the policy has one.
     public let circuitBreaker: CircuitBreaker?
+    /// The shared limiter the server steers (its `Retry-After` and announced quota), when the
+    /// policy has ``ResiliencePolicy/pushback``.
+    public let pushbackLimiter: PushbackLimiter?
     /// The shared retry budget, when the policy's retry has one.
     public let retryBudget: RetryBudget?
 
@@ -46,6 +50,9 @@ public final class ResiliencePipeline: Sendable {
             RateLimiter(permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, events: events)
         }
         circuitBreaker = policy.circuitBreaker.map { CircuitBreaker($0, events: events) }
+        pushbackLimiter = policy.pushback.map {
+            PushbackLimiter(maxWait: $0.maxWait, pacesToQuota: $0.pacesToQuota, events: events)
+        }
         retryBudget = policy.retry?.budget.map {
             RetryBudget(
                 capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost, successRefill: $0.successRefill)
@@ -62,6 +69,28 @@ public final class ResiliencePipeline: Sendable {
             precondition(
                 attemptTimeout >= .zero, "ResiliencePolicy requires an attempt timeout of zero or more, got \(attemptTimeout)")
         }
+    }
+
+    /// The server asked, at `now`, that no call of this pipeline start for `wait`: for a
+    /// response the pipeline does not see itself (read outside `resilient` or `execute`).
+    /// Nothing happens when the policy has no ``ResiliencePolicy/pushback``.
+    ///
+    /// ```swift
+    /// pipeline.pushBack(for: .seconds(2), at: DispatchQueue.main.now)
+    /// ```
+    public func pushBack<Instant: TimelineInstant>(for wait: Duration, at now: Instant) {
+        pushbackLimiter?.pushBack(for: wait, at: now)
+    }
+
+    /// A response read at `now` announced `quota`: the pipeline's calls keep within it. For a
+    /// response the pipeline does not see itself; nothing happens when the policy has no
+    /// ``ResiliencePolicy/pushback``.
+    ///
+    /// ```swift
+    /// pipeline.report(ServerQuota(limit: 100, remaining: 7, reset: .seconds(12)), at: DispatchQueue.main.now)
+    /// ```
+    public func report<Instant: TimelineInstant>(_ quota: ServerQuota, at now: Instant) {
+        pushbackLimiter?.report(quota, at: now)
     }
 
     /// The jitter generator of one subscription: seeded from the pipeline's own sequence when the

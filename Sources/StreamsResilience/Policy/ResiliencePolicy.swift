@@ -14,8 +14,10 @@ import Streams
 /// 3. `retry` (the selective retry, with its shared `RetryBudget`; its `maxElapsed` is the
 ///    total timeout, so it never waits only to be cut off),
 /// 4. `hedging` (a hook for a ``ResilienceStage``, applied around each retry attempt),
-/// 5. `circuitBreaker` (a ``CircuitBreaker``),
-/// 6. `attemptTimeout` (`attemptTimeout(_:scheduler:)`, for each attempt).
+/// 5. `pushback` (a ``PushbackLimiter``: each attempt waits while the server has asked every
+///    call to wait, and keeps within the quota the server announces),
+/// 6. `circuitBreaker` (a ``CircuitBreaker``),
+/// 7. `attemptTimeout` (`attemptTimeout(_:scheduler:)`, for each attempt).
 ///
 /// This is the order of Microsoft's standard resilience handler for HTTP: a limiter sheds load
 /// before anything starts, the total timeout bounds what the caller waits, each retry goes
@@ -49,6 +51,15 @@ public struct ResiliencePolicy: Sendable {
     public var onRetryGiveUp: (@Sendable (RetryReport<any Error>) -> Void)?
     /// A stage between the retry and the circuit breaker, such as hedging, or nil for none.
     public var hedging: (any ResilienceStage)?
+    /// Whether the server's pushback holds back every call that shares the pipeline, and how:
+    /// the shared ``PushbackLimiter``'s settings, or nil for none (each call then waits out only
+    /// its own `Retry-After`, in the retry). On in ``standardHTTP``.
+    ///
+    /// ```swift
+    /// policy.pushback = .init(maxWait: .seconds(10))     // refuse rather than wait longer
+    /// policy.pushback?.pacesToQuota = false              // honour Retry-After, ignore quotas
+    /// ```
+    public var pushback: Pushback?
     /// The shared circuit breaker's settings, or nil for no breaker. Its `slowCallThreshold`
     /// makes calls slower than it count as failed.
     public var circuitBreaker: CircuitBreaker.Configuration?
@@ -80,6 +91,7 @@ public struct ResiliencePolicy: Sendable {
         retry: Retry? = nil,
         onRetryGiveUp: (@Sendable (RetryReport<any Error>) -> Void)? = nil,
         hedging: (any ResilienceStage)? = nil,
+        pushback: Pushback? = nil,
         circuitBreaker: CircuitBreaker.Configuration? = nil,
         circuitBreakerFailures: Set<ErrorCategory> = [.retryable],
         attemptTimeout: Duration? = nil,
@@ -91,6 +103,7 @@ public struct ResiliencePolicy: Sendable {
         self.retry = retry
         self.onRetryGiveUp = onRetryGiveUp
         self.hedging = hedging
+        self.pushback = pushback
         self.circuitBreaker = circuitBreaker
         self.circuitBreakerFailures = circuitBreakerFailures
         self.attemptTimeout = attemptTimeout
@@ -106,11 +119,15 @@ public struct ResiliencePolicy: Sendable {
     /// | concurrency limiter | 1000 permits, no queue |
     /// | total timeout | 30 s |
     /// | retry | 3 retries, exponential from 2 s (doubling, at most 30 s), with jitter; a shared budget of 500 tokens, 5 a retry (10 after a timeout), 1 back a success |
+    /// | pushback | on: a server's `Retry-After` or spent quota holds back every call, for at most 60 s; calls kept within the announced quota |
     /// | circuit breaker | opens at a 10% failure ratio over 30 s with at least 100 calls; breaks 5 s |
     /// | attempt timeout | 10 s |
     ///
     /// The handler's retry has no budget; this preset adds the AWS SDKs' retry quota (500, 5, 10, 1),
-    /// which keeps a fleet of clients from multiplying an outage. Its jitter is Streams' `.equal`
+    /// which keeps a fleet of clients from multiplying an outage. Pushback follows the handler's
+    /// own default of honouring `Retry-After` (Polly's `ShouldRetryAfterHeader`, on), extended
+    /// from the call that was told to every call of the pipeline, as grpc-swift's retry throttle
+    /// and server pushback are on wherever a retry policy is. Its jitter is Streams' `.equal`
     /// (each wait between half and all of 2, 4, 8 s), the nearest to Polly's jittered curve.
     ///
     /// ```swift
@@ -124,6 +141,7 @@ public struct ResiliencePolicy: Sendable {
                 maxRetries: 3,
                 backoff: .exponential(initial: .seconds(2), multiplier: 2, maxDelay: .seconds(30), jitter: .equal),
                 budget: Budget()),
+            pushback: Pushback(),
             circuitBreaker: CircuitBreaker.Configuration(
                 failureRatio: 0.1, window: .time(.seconds(30)), minimumThroughput: 100, breakDuration: .seconds(5)),
             attemptTimeout: .seconds(10))
@@ -263,6 +281,33 @@ extension ResiliencePolicy {
             self.retryCost = retryCost
             self.timeoutCost = timeoutCost
             self.successRefill = successRefill
+        }
+    }
+}
+
+extension ResiliencePolicy {
+    /// The settings of a policy's ``PushbackLimiter``: how long a call may wait for the instant a
+    /// server named, and whether calls are kept within the quota each response announces.
+    ///
+    /// ```swift
+    /// policy.pushback = .init(maxWait: .seconds(30), pacesToQuota: true)
+    /// ```
+    public struct Pushback: Sendable, Hashable {
+        /// The longest a call waits for the server's instant before it is refused (with the
+        /// wait as its hint). Default ``RetryAfter/defaultLimit``, the retry's own limit.
+        public var maxWait: Duration
+        /// Whether the rate-limit headers of every response (not only refusals) keep the calls
+        /// within the server's announced quota. Default true.
+        public var pacesToQuota: Bool
+
+        /// Describes the pushback stage.
+        ///
+        /// ```swift
+        /// let pushback = ResiliencePolicy.Pushback()
+        /// ```
+        public init(maxWait: Duration = RetryAfter.defaultLimit, pacesToQuota: Bool = true) {
+            self.maxWait = maxWait
+            self.pacesToQuota = pacesToQuota
         }
     }
 }

@@ -1,0 +1,55 @@
+import Streams
+
+/// The pushback stage of `resilient(_:scheduler:)`: each attempt asks the pipeline's
+/// ``PushbackLimiter`` before it subscribes (at once, after a wait on the scheduler, or refused
+/// with ``ResilienceError/limiterRejected(_:)``), and the attempt's own values and failures
+/// (`observed`, read below the other per-attempt stages) tell the limiter what the server said.
+struct PushbackLimited<Upstream: Publisher, Context: Scheduler, Underlying: Error>: Publisher
+where Context.SchedulerTimeType: TimelineInstant, Upstream.Failure == ResilienceError<Underlying> {
+    typealias Output = Upstream.Output
+    typealias Failure = ResilienceError<Underlying>
+
+    let upstream: Upstream
+    let limiter: PushbackLimiter
+    let scheduler: Context
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        switch limiter.acquire(at: scheduler.now.timelineOffset) {
+        case .permit:
+            let subscription = GatedSubscription<Upstream, PushbackLimiter, S>(
+                downstream: subscriber, upstream: upstream, gate: limiter, lift: { $0 }, name: "PushbackLimiter")
+            subscription.gateOpened()
+            subscription.start(handingTo: subscriber)
+        case .delay(let wait):
+            let subscription = GatedSubscription<Upstream, PushbackLimiter, S>(
+                downstream: subscriber, upstream: upstream, gate: limiter, lift: { $0 }, name: "PushbackLimiter")
+            subscription.start(handingTo: subscriber)
+            let interval: Context.SchedulerTimeType.Stride = ResilienceTime.stride(wait)
+            let timer = scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), interval: Swift.max(interval, .nanoseconds(1)),
+                tolerance: scheduler.minimumTolerance, options: nil
+            ) { [weak subscription] in
+                subscription?.waitEnded()
+            }
+            subscription.armed(timer)
+        case .reject(let refusal):
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: .failure(.limiterRejected(refusal)))
+        }
+    }
+}
+
+extension Publisher {
+    /// Tells `limiter` what each value and failure of this attempt says about the server, at the
+    /// scheduler's time: the innermost step of the pushback stage.
+    func observed<S: Scheduler>(by limiter: PushbackLimiter, scheduler: S) -> Publishers.HandleEvents<Self>
+    where S.SchedulerTimeType: TimelineInstant {
+        handleEvents(
+            receiveOutput: { value in limiter.observe(value: value, at: scheduler.now.timelineOffset) },
+            receiveCompletion: { completion in
+                if case .failure(let error) = completion {
+                    limiter.observe(failure: error, at: scheduler.now.timelineOffset)
+                }
+            })
+    }
+}
