@@ -123,9 +123,10 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         guard let timeout = policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
         let operation = operation
+        let isSafeToRepeat = isSafeToRepeat
         return try await AsyncTimeLimit.run(timeout, clock: clock) {
             events.emit(.attemptTimedOut(timeout: timeout))
-            return AttemptTimeoutError(timeout: timeout)
+            return AttemptTimeoutError(timeout: timeout, isSafeToRepeat: isSafeToRepeat)
         } _: {
             try await operation(attempt)
         }
