@@ -19,8 +19,8 @@ public struct HTTPErrorResponse: Sendable, CustomStringConvertible {
     /// What the body said, if it was one of the shapes ``ProblemDetails`` reads (or the
     /// caller's parser read it) and no longer than ``ProblemDetails/parsingLimit``.
     public let problem: ProblemDetails?
-    /// When to try again: the `Retry-After` header, and on 429 and 503 also the rate-limit
-    /// headers (``RateLimitHint``), whichever asks for the longest wait.
+    /// When to try again: the `Retry-After` header when the response has a valid one, and
+    /// otherwise, on 429 and 503, the rate-limit headers (``RateLimitHint``).
     public let retryAfter: Duration?
     /// The request it answers.
     public let request: SentRequest
@@ -50,11 +50,13 @@ public struct HTTPErrorResponse: Sendable, CustomStringConvertible {
     public var fieldErrors: [ProblemDetails.FieldError] { problem?.fieldErrors ?? [] }
 
     /// When to try again after a response with `status`, from its headers (`header` looks one up
-    /// by name, case-insensitively): the longest wait that `Retry-After` (delta-seconds or an
-    /// HTTP-date, on any status) and, on 429 and 503, the rate-limit headers (``RateLimitHint``)
-    /// ask for; nil when none gives one. Dates and instants are measured against the response's
-    /// own `Date` header when it has one, so that a wrong client clock does not matter, and
-    /// against `now` otherwise.
+    /// by name, case-insensitively): the wait that `Retry-After` asks for (delta-seconds or an
+    /// HTTP-date, on any status), and only when it gives none, on 429 and 503, the wait of the
+    /// rate-limit headers (``RateLimitHint``); nil when none gives one. `Retry-After` wins when
+    /// both are present, as the IETF RateLimit header fields draft says: it is the server's
+    /// answer to this request, the reset only when the quota refills. Dates and instants are
+    /// measured against the response's own `Date` header when it has one, so that a wrong
+    /// client clock does not matter, and against `now` otherwise.
     ///
     /// ``NetworkError/validate(data:response:request:errorBody:)`` reads ``retryAfter`` with it;
     /// an HTTP stack without `HTTPURLResponse` (swift-http-types' `HTTPFields`, say) reads the
@@ -67,14 +69,11 @@ public struct HTTPErrorResponse: Sendable, CustomStringConvertible {
     /// ```
     public static func retryAfterHint(status: Int, now: Date = Date(), header: (String) -> String?) -> Duration? {
         let serverNow = header("Date").flatMap { RetryAfter.date($0, now: now) } ?? now
-        var hints: [Duration] = []
         if let value = header("Retry-After"), let hint = RetryAfter.parse(value, now: serverNow) {
-            hints.append(hint)
+            return hint
         }
-        if status == 429 || status == 503, let hint = RateLimitHint.wait(now: serverNow, header: header) {
-            hints.append(hint)
-        }
-        return hints.max()
+        guard status == 429 || status == 503 else { return nil }
+        return RateLimitHint.wait(now: serverNow, header: header)
     }
 
     /// The value of the header `name` (case-insensitive), or nil.

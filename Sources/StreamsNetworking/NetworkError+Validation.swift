@@ -11,8 +11,8 @@ extension NetworkError {
     ///   shapes ``ProblemDetails/parse(_:)`` knows; a body longer than
     ///   ``ProblemDetails/parsingLimit`` is not parsed;
     /// - the hint for when to try again (``HTTPErrorResponse/retryAfterHint(status:now:header:)``):
-    ///   `Retry-After`, and on 429 and 503 also the rate-limit headers (``RateLimitHint``), the
-    ///   longest wait winning. Dates and instants are measured against the response's own `Date`
+    ///   `Retry-After` when it has a valid one, otherwise on 429 and 503 the rate-limit headers
+    ///   (``RateLimitHint``). Dates and instants are measured against the response's own `Date`
     ///   header when it has one, so that a wrong client clock does not matter.
     ///
     /// ```swift

@@ -33,8 +33,8 @@ public enum ResilienceError<Failure: Error>: Error, CategorizedError, RetryAfter
     case limiterRejected(LimiterRejectedError)
 
     /// The category of the wrapped error: the upstream's own, or the strategy's (an open circuit,
-    /// a timed-out attempt and a limiter's rejection are retryable; a passed deadline and an
-    /// isolated circuit are not).
+    /// a timed-out attempt and a limiter's rejection are retryable; a passed deadline, an
+    /// isolated circuit and a timed-out attempt of a call that is not safe to repeat are not).
     ///
     /// ```swift
     /// ResilienceError<APIError>.attemptTimedOut(AttemptTimeoutError(timeout: .seconds(1))).category   // .retryable
@@ -126,6 +126,16 @@ extension ResilienceError: ResilienceErrorClassifying {
         case .attemptTimedOut: .timeout
         case .deadlineExceeded: .deadline
         case .limiterRejected: .other
+        }
+    }
+
+    @usableFromInline
+    package var mayHaveReachedServer: Bool {
+        switch self {
+        case .upstream(let error): ((error as Any) as? any ResilienceErrorClassifying)?.mayHaveReachedServer ?? true
+        case .attemptTimedOut(let error): error.mayHaveReachedServer
+        case .deadlineExceeded: true
+        case .circuitOpen, .limiterRejected: false
         }
     }
 }

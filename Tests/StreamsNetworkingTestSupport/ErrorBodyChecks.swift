@@ -151,9 +151,11 @@ enum ErrorBodyChecks {
             #expect(try await hint(["RateLimit": #""default";r=0;t=20"#]) == .seconds(20))
             #expect(try await hint(["RateLimit": #""day";r=5;t=3600, "minute";r=0;t=40"#]) == .seconds(40))
             #expect(try await hint(["RateLimit": "limit=100, remaining=0, reset=15"]) == .seconds(15))
-            // The longest wait wins: never sooner than any header asks.
-            #expect(try await hint(["Retry-After": "10", "RateLimit-Reset": "25"]) == .seconds(25))
+            // Retry-After wins over the rate-limit headers, shorter or longer; they are the fallback.
+            #expect(try await hint(["Retry-After": "10", "RateLimit-Reset": "25"]) == .seconds(10))
             #expect(try await hint(["Retry-After": "50", "RateLimit-Reset": "25"]) == .seconds(50))
+            #expect(try await hint(["Retry-After": "1", "RateLimit": #""default";r=0;t=30"#]) == .seconds(1))
+            #expect(try await hint(["Retry-After": "never", "RateLimit-Reset": "25"]) == .seconds(25))
             #expect(try await hint(["RateLimit-Reset": "soon", "RateLimit": "garbage;;=,"]) == nil)
         }
         // On other statuses only Retry-After is a hint.

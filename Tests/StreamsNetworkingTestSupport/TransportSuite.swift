@@ -9,7 +9,8 @@ import StreamsTesting
 
 /// The loopback integration suite that every ``HTTPTransport`` passes: redirects and the
 /// redirect policy, the method-aware retry (timeouts, refused connections, idempotency keys),
-/// the `Authenticator` (single-flight refresh, credentials per origin), transport failures, the
+/// the resilience pipeline's repeat safety (attempt timeouts, hedging) and `Retry-After`'s
+/// precedence, the `Authenticator` (single-flight refresh, credentials per origin), transport failures, the
 /// typed pipeline and cancellation, error bodies, statuses and rate-limit hints, and secrets
 /// kept out of every string made of a failing request. Each transport's tests run every check once, as one
 /// parameterized test.
@@ -23,7 +24,7 @@ import StreamsTesting
 public enum TransportSuite {
     /// Every check, in a stable order.
     public static let checks: [TransportCheck] =
-        RedirectChecks.all + MethodRetryChecks.all + AuthenticatorChecks.all + TransportFailureChecks.all
+        RedirectChecks.all + MethodRetryChecks.all + RepeatSafetyChecks.all + AuthenticatorChecks.all + TransportFailureChecks.all
         + PipelineChecks.all + ErrorBodyChecks.all + SecretChecks.all
 
     /// The outcome of one subscription to `publisher`, waited for without blocking a thread.

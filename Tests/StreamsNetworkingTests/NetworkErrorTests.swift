@@ -84,8 +84,12 @@ struct NetworkErrorTests {
         }
         #expect(hint(503, [:]) == nil)
         #expect(hint(500, ["Retry-After": "7"]) == .seconds(7))
-        // The rate-limit headers count on 429 and 503 only; the longest wait wins.
-        #expect(hint(503, ["Retry-After": "5", "RateLimit-Reset": "30"]) == .seconds(30))
+        // The rate-limit headers count on 429 and 503 only, and only when there is no valid
+        // Retry-After: the server's answer to this request wins over the quota's reset.
+        #expect(hint(503, ["Retry-After": "5", "RateLimit-Reset": "30"]) == .seconds(5))
+        #expect(hint(429, ["Retry-After": "1", "RateLimit-Reset": "3"]) == .seconds(1))
+        #expect(hint(429, ["Retry-After": "later", "RateLimit-Reset": "3"]) == .seconds(3))
+        #expect(hint(429, ["Retry-After": "9", "X-RateLimit-Reset": "3"]) == .seconds(9))
         #expect(hint(429, ["ratelimit": #""default";r=0;t=45"#]) == .seconds(45))
         #expect(hint(500, ["RateLimit-Reset": "30"]) == nil)
         // A date is measured against the response's Date header, else against `now`.

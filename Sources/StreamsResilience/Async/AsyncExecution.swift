@@ -144,9 +144,10 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         let operation = observed
         guard let timeout = policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
+        let isSafeToRepeat = isSafeToRepeat
         return try await AsyncTimeLimit.run(timeout, clock: clock) {
             events.emit(.attemptTimedOut(timeout: timeout))
-            return AttemptTimeoutError(timeout: timeout)
+            return AttemptTimeoutError(timeout: timeout, isSafeToRepeat: isSafeToRepeat)
         } _: {
             try await operation(attempt)
         }

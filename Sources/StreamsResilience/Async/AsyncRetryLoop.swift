@@ -76,7 +76,7 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
         _ error: any Error, attempt: Int, previous: Duration?, using random: inout G, start: C.Instant?
     ) -> RetryRule.Verdict {
         guard shouldRetry(error) else { return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable)) }
-        if !isSafeToRepeat, ResilienceErrorKind.of(error) == .timeout { return .giveUp(.notRetryable) }
+        if ResilienceErrorKind.forbidsRepeat(error, isSafeToRepeat: isSafeToRepeat) { return .giveUp(.notRetryable) }
         let now = start == nil ? nil : clock.now
         return RetryRule.judge(
             error, retry: attempt, maxRetries: maxRetries, backoff: backoff, previous: previous, using: &random,

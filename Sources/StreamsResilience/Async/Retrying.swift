@@ -10,7 +10,8 @@ import Streams
 /// with `CancellationError`, during an attempt or a wait, and is never retried; an operation
 /// that throws `CancellationError` while the caller is not cancelled has failed (and is not
 /// retryable unless `when` says so). With `isSafeToRepeat` false, a timeout
-/// (``AttemptTimeoutError``, `URLError.timedOut`) is never retried. Waits run on the continuous
+/// (``AttemptTimeoutError``, `URLError.timedOut`) is never retried, unless it says it never
+/// reached the server (`mayHaveReachedServer` false). Waits run on the continuous
 /// clock; `operation` runs in the caller's isolation.
 ///
 /// ```swift

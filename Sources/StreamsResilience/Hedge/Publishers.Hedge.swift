@@ -22,6 +22,10 @@ extension Publisher {
     ///   counted by a breaker, put `circuitBreaker` inside the hedge.
     /// - `events` is told each extra attempt (``ResilienceEvent/hedgeStarted(attempt:afterFailure:)``).
     ///
+    /// With `isSafeToRepeat` false (a POST without an `Idempotency-Key`: pass
+    /// `SentRequest(request).isSafeToRepeat` from StreamsNetworking), the call is never hedged:
+    /// one attempt is made, since a hedge is a second copy of the call.
+    ///
     /// The defaults, one extra attempt after 2 seconds, are Polly v8's; gRPC's hedging policy
     /// has the same shape (a delay, a number of attempts, non-fatal errors). Cancelling cancels
     /// every attempt and the pending delay at once, and lets go of the upstream, the closure and
@@ -38,18 +42,19 @@ extension Publisher {
         when isNonFatal: @escaping (Failure) -> Bool = { $0.resolveCategory() == .retryable },
         budget: RetryBudget? = nil,
         breaker: CircuitBreaker? = nil,
+        isSafeToRepeat: Bool = true,
         scheduler: S,
         events: ResilienceEvents = .none
     ) -> Publishers.Hedge<Self, S> {
         Publishers.Hedge(
-            upstream: self, maxAttempts: maxAttempts, delay: delay, isNonFatal: isNonFatal, budget: budget, breaker: breaker,
-            scheduler: scheduler, events: events)
+            upstream: self, maxAttempts: isSafeToRepeat ? maxAttempts : 1, delay: delay, isNonFatal: isNonFatal, budget: budget,
+            breaker: breaker, scheduler: scheduler, events: events)
     }
 }
 
 extension Publishers {
     /// A publisher that hedges its upstream with further attempts, as
-    /// `hedge(maxAttempts:delay:when:budget:breaker:scheduler:events:)` describes.
+    /// `hedge(maxAttempts:delay:when:budget:breaker:isSafeToRepeat:scheduler:events:)` describes.
     ///
     /// ```swift
     /// let hedged = Publishers.Hedge(upstream: request, scheduler: DispatchQueue.main)   // 2 attempts, 2 s apart

@@ -9,7 +9,7 @@ import Streams
 /// policy.hedging = Hedging(maxAttempts: 2, delay: .milliseconds(500))
 /// ```
 ///
-/// It applies `Publisher.hedge(maxAttempts:delay:when:budget:breaker:scheduler:events:)` between
+/// It applies `Publisher.hedge(maxAttempts:delay:when:budget:breaker:isSafeToRepeat:scheduler:events:)` between
 /// the retry and the circuit breaker, so that each hedged attempt goes through the breaker and
 /// has its own attempt timeout. The defaults are Polly v8's: one extra attempt after 2 seconds.
 public struct Hedging: ResilienceStage {

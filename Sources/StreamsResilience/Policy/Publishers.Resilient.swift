@@ -11,30 +11,45 @@ extension Publisher {
     /// whatever is in progress (a wait for a permit, an attempt, a retry's wait) and gives back
     /// every permit.
     ///
+    /// With `isSafeToRepeat` false (a POST without an `Idempotency-Key`: pass
+    /// `SentRequest(request).isSafeToRepeat` from StreamsNetworking), the call is never hedged,
+    /// and never sent again after a timeout of any kind (the attempt timeout, a transport's
+    /// `URLError(.timedOut)`, any error classified as a timeout), which may have cut it off after
+    /// the server acted on it; the attempt timeout's ``AttemptTimeoutError`` says so and is not
+    /// retryable. A refusal (an open circuit, a limiter) is still retried, since nothing was
+    /// sent, and the upstream's own errors are retried as their categories say. This is the rule
+    /// of `ResiliencePipeline.execute(isSafeToRepeat:_:)`, decided by the same code.
+    ///
     /// ```swift
     /// let registry = ResilienceRegistry(policy: .standardHTTP)
     /// let user = Deferred { api.user(id) }
     ///     .resilient(registry.pipeline(for: "api.example.com"), scheduler: DispatchQueue.main)
+    /// let charge = session.requestPublisher(for: post).validateStatus()
+    ///     .resilient(payments, scheduler: DispatchQueue.main, isSafeToRepeat: SentRequest(post).isSafeToRepeat)
     /// ```
     @inlinable
-    public func resilient<S: Scheduler>(_ pipeline: ResiliencePipeline, scheduler: S) -> Publishers.Resilient<Self, S>
-    where S.SchedulerTimeType: TimelineInstant {
-        Publishers.Resilient(upstream: self, pipeline: pipeline, scheduler: scheduler)
+    public func resilient<S: Scheduler>(
+        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true
+    ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
+        Publishers.Resilient(upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat)
     }
 
     /// `resilient(_:scheduler:)` with a pipeline of its own, made now from `policy`: every
     /// subscription to the returned publisher shares its breaker, budget and limiters, and no
     /// other publisher does. To share them between publishers (one per host, say), make a
-    /// ``ResiliencePipeline`` or use a ``ResilienceRegistry``.
+    /// ``ResiliencePipeline`` or use a ``ResilienceRegistry``. `isSafeToRepeat` is
+    /// `resilient(_:scheduler:isSafeToRepeat:)`'s.
     ///
     /// ```swift
     /// let prices = Deferred { api.prices() }.resilient(.standardHTTP, scheduler: DispatchQueue.main)
     /// ```
     @inlinable
     public func resilient<S: Scheduler>(
-        _ policy: ResiliencePolicy, events: ResilienceEvents = .none, scheduler: S
+        _ policy: ResiliencePolicy, events: ResilienceEvents = .none, scheduler: S, isSafeToRepeat: Bool = true
     ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
-        Publishers.Resilient(upstream: self, pipeline: ResiliencePipeline(policy, events: events), scheduler: scheduler)
+        Publishers.Resilient(
+            upstream: self, pipeline: ResiliencePipeline(policy, events: events), scheduler: scheduler,
+            isSafeToRepeat: isSafeToRepeat)
     }
 }
 
@@ -58,16 +73,20 @@ extension Publishers {
         public let pipeline: ResiliencePipeline
         /// Where time is read, and waits and retries are scheduled.
         public let scheduler: Context
+        /// Whether the call may be sent again after a timeout, and hedged; see
+        /// `resilient(_:scheduler:isSafeToRepeat:)`.
+        public let isSafeToRepeat: Bool
 
-        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:)`.
+        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:)`.
         ///
         /// ```swift
         /// let guarded = Publishers.Resilient(upstream: request, pipeline: pipeline, scheduler: DispatchQueue.main)
         /// ```
-        public init(upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context) {
+        public init(upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true) {
             self.upstream = upstream
             self.pipeline = pipeline
             self.scheduler = scheduler
+            self.isSafeToRepeat = isSafeToRepeat
         }
 
         /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
@@ -80,6 +99,7 @@ extension Publishers {
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
             let events = pipeline.events
+            let isSafeToRepeat = isSafeToRepeat
             var stack: AnyPublisher<Output, Failure>
             if let limiter = pipeline.pushbackLimiter {
                 stack = upstream.observed(by: limiter, scheduler: scheduler).mapError { Failure.upstream($0) }
@@ -88,7 +108,8 @@ extension Publishers {
                 stack = upstream.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
             }
             if let timeout = policy.attemptTimeout {
-                stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events).eraseToAnyPublisher()
+                stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events, isSafeToRepeat: isSafeToRepeat)
+                    .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
                 let failures = policy.circuitBreakerFailures
@@ -99,7 +120,8 @@ extension Publishers {
             if let limiter = pipeline.pushbackLimiter {
                 stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()
             }
-            if let hedging = policy.hedging {
+            // A call that is not safe to repeat is never hedged: a hedge is a second copy.
+            if let hedging = policy.hedging, isSafeToRepeat {
                 stack = hedging.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
             }
             if let retry = policy.retry {
@@ -110,7 +132,12 @@ extension Publishers {
                     }
                 }
                 stack = stack.retry(
-                    retry.maxRetries, when: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+                    retry.maxRetries,
+                    when: {
+                        retryOn.contains($0.resolveCategory())
+                            && !ResilienceErrorKind.forbidsRepeat($0, isSafeToRepeat: isSafeToRepeat)
+                    },
+                    backoff: retry.backoff,
                     retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
                     transient: retry.transient, scheduler: scheduler, random: AnyRandom(pipeline.makeRandom()),
                     events: events, onGiveUp: onGiveUp

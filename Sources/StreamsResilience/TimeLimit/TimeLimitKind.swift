@@ -33,11 +33,12 @@ enum TimeLimitKind: Sendable {
         }
     }
 
-    /// What the downstream fails with when `limit` has passed.
+    /// What the downstream fails with when `limit` has passed; an attempt's timeout says
+    /// whether the call is safe to repeat.
     @inlinable
-    func expiry<Underlying: Error>(_ limit: Duration) -> ResilienceError<Underlying> {
+    func expiry<Underlying: Error>(_ limit: Duration, isSafeToRepeat: Bool) -> ResilienceError<Underlying> {
         switch self {
-        case .attemptTimeout: .attemptTimedOut(AttemptTimeoutError(timeout: limit))
+        case .attemptTimeout: .attemptTimedOut(AttemptTimeoutError(timeout: limit, isSafeToRepeat: isSafeToRepeat))
         case .deadline: .deadlineExceeded(DeadlineExceededError(deadline: limit))
         }
     }

@@ -32,12 +32,12 @@ where Upstream.Output == Downstream.Input {
     @inlinable
     init<Underlying: Error>(
         downstream: Downstream, scheduler: Context, limit: Duration, kind: TimeLimitKind,
-        lift: @escaping (Upstream.Failure) -> Downstream.Failure, events: ResilienceEvents
+        lift: @escaping (Upstream.Failure) -> Downstream.Failure, events: ResilienceEvents, isSafeToRepeat: Bool = true
     ) where Downstream.Failure == ResilienceError<Underlying> {
         self.scheduler = scheduler
         self.limit = limit
         self.kind = kind
-        expiry = kind.expiry(limit)
+        expiry = kind.expiry(limit, isSafeToRepeat: isSafeToRepeat)
         self.lift = lift
         self.events = events
         state = LockedState(TimeLimitStateMachine(downstream: downstream))

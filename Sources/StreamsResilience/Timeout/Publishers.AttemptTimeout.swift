@@ -12,17 +12,28 @@ extension Publisher {
     /// outside the retry to bound all the attempts together. `events` is told each attempt that
     /// times out. The default timeout, 30 seconds, is Polly v8's.
     ///
+    /// An attempt cut off may have reached the server and taken effect. For a call that is not
+    /// safe to repeat (a POST without an `Idempotency-Key`: pass
+    /// `SentRequest(request).isSafeToRepeat` from StreamsNetworking), pass `isSafeToRepeat:
+    /// false`: the ``AttemptTimeoutError`` then says so and is not retryable, so no retry sends
+    /// the call again after a timeout.
+    ///
     /// ```swift
     /// let user = api.user(id)
     ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)
     ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
     ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)
+    /// let charge = api.charge(order)   // a POST without an Idempotency-Key: sent at most once
+    ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main, isSafeToRepeat: false)
+    ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
     /// ```
     @inlinable
     public func attemptTimeout<S: Scheduler>(
-        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none, isSafeToRepeat: Bool = true
     ) -> Publishers.AttemptTimeout<Self, S, Failure> {
-        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { .upstream($0) })
+        Publishers.AttemptTimeout(
+            upstream: self, timeout: timeout, scheduler: scheduler, events: events, isSafeToRepeat: isSafeToRepeat,
+            lift: { .upstream($0) })
     }
 
     /// `attemptTimeout(_:scheduler:)` over a publisher that another resilience operator already
@@ -33,11 +44,13 @@ extension Publisher {
     /// ```
     @inlinable
     public func attemptTimeout<S: Scheduler, Underlying: Error>(
-        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none
+        _ timeout: Duration = .seconds(30), scheduler: S, events: ResilienceEvents = .none, isSafeToRepeat: Bool = true
     )
         -> Publishers.AttemptTimeout<Self, S, Underlying>
     where Failure == ResilienceError<Underlying> {
-        Publishers.AttemptTimeout(upstream: self, timeout: timeout, scheduler: scheduler, events: events, lift: { $0 })
+        Publishers.AttemptTimeout(
+            upstream: self, timeout: timeout, scheduler: scheduler, events: events, isSafeToRepeat: isSafeToRepeat,
+            lift: { $0 })
     }
 }
 
@@ -62,13 +75,15 @@ extension Publishers {
         public let scheduler: Context
         /// Told each timed-out attempt.
         public let events: ResilienceEvents
+        /// Whether the call may be sent again after a timeout; the error says it.
+        public let isSafeToRepeat: Bool
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
 
         @inlinable
         init(
-            upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents,
+            upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents, isSafeToRepeat: Bool,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
             TimeLimitKind.attemptTimeout.check(timeout)
@@ -76,6 +91,7 @@ extension Publishers {
             self.timeout = timeout
             self.scheduler = scheduler
             self.events = events
+            self.isSafeToRepeat = isSafeToRepeat
             self.lift = lift
         }
 
@@ -85,7 +101,7 @@ extension Publishers {
             upstream.receive(
                 subscriber: TimeLimitSubscription<Upstream, Context, S>(
                     downstream: subscriber, scheduler: scheduler, limit: timeout, kind: .attemptTimeout, lift: lift,
-                    events: events))
+                    events: events, isSafeToRepeat: isSafeToRepeat))
         }
     }
 }

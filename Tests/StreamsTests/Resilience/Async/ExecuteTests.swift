@@ -173,8 +173,25 @@ struct ExecuteTests {
         let task = start(backend, ResiliencePipeline(policy), isSafeToRepeat: false)
         await eventually { clock.scheduler.scheduledCount == 2 }
         await clock.advance(by: .seconds(1))
-        #expect(await failure(of: task) is AttemptTimeoutError)
+        let timeout = await failure(of: task) as? AttemptTimeoutError
+        #expect(timeout == AttemptTimeoutError(timeout: .seconds(1), isSafeToRepeat: false))
+        #expect(timeout?.category == .nonRetryable)
         #expect(backend.callCount == 1)
+    }
+
+    @Test func aCallNotSafeToRepeatIsRetriedAfterATimeoutThatNeverReachedTheServer() async throws {
+        let policy = ResiliencePolicy(retry: .init(maxRetries: 2, backoff: .immediate))
+        let attempts = Locked(0)
+        let value = try await ResiliencePipeline(policy).execute(clock: clock, isSafeToRepeat: false) { _ in
+            let number = attempts.withLock { count in
+                count += 1
+                return count
+            }
+            guard number > 1 else { throw AttemptTimeoutError(timeout: .seconds(1), mayHaveReachedServer: false) }
+            return 1
+        }
+        #expect(value == 1)
+        #expect(attempts.withLock { $0 } == 2)
     }
 
     @Test func aCallNotSafeToRepeatIsStillRetriedAfterItsOwnRetryableError() async throws {
