@@ -133,7 +133,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
             if Task.isCancelled {
                 breaker.release(ticket)
             } else {
-                breaker.record(ticket, failed: policy.circuitBreakerFailures.contains(error.resolveCategory()), at: now)
+                breaker.record(ticket, failed: policy.breakerCounts(error), at: now)
             }
             throw error
         }

@@ -112,10 +112,8 @@ extension Publishers {
                     .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
-                let failures = policy.circuitBreakerFailures
-                stack = stack.circuitBreaker(
-                    breaker, when: { failures.contains($0.resolveCategory()) }, scheduler: scheduler
-                ).eraseToAnyPublisher()
+                stack = stack.circuitBreaker(breaker, when: { policy.breakerCounts($0) }, scheduler: scheduler)
+                    .eraseToAnyPublisher()
             }
             if let limiter = pipeline.pushbackLimiter {
                 stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()

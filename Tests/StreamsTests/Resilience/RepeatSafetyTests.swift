@@ -30,6 +30,32 @@ struct RepeatSafetyTests {
         #expect(subscriber.failure?.category == .nonRetryable)
     }
 
+    @MainActor @Test func theBreakerCountsATimedOutCallNotSafeToRepeatAsAFailure() async throws {
+        // Its timeout is not retryable (the retry leaves it alone), but the backend is as slow.
+        let policy = ResiliencePolicy(
+            circuitBreaker: .init(failureRatio: 0.5, window: .count(2), minimumThroughput: 2, breakDuration: .seconds(5)),
+            attemptTimeout: .seconds(1))
+        let scheduler = TestScheduler()
+        let pipeline = ResiliencePipeline(policy)
+        let backend = ScriptedBackend([.hang], scheduler: scheduler)
+        let subscriber = Guarded()
+        backend.publisher.resilient(pipeline, scheduler: scheduler, isSafeToRepeat: false).subscribe(subscriber)
+        await scheduler.advance(by: .seconds(1))
+        #expect(subscriber.failure?.category == .nonRetryable)
+
+        let clock = TestClock(scheduler: scheduler)
+        let task = Task { @MainActor in
+            try await pipeline.execute(clock: clock, isSafeToRepeat: false) { _ in
+                try await clock.sleep(for: .seconds(10))
+                return 1
+            }
+        }
+        while scheduler.scheduledCount < 2 { await Task.yield() }
+        await clock.advance(by: .seconds(1))
+        await #expect(throws: AttemptTimeoutError.self) { try await task.value }
+        #expect(pipeline.circuitBreaker?.currentState == .open)
+    }
+
     @Test func aCallSafeToRepeatIsRetriedAfterItsAttemptTimesOut() {
         let scheduler = TestScheduler()
         let backend = ScriptedBackend([.hang, .value], scheduler: scheduler)
