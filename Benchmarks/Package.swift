@@ -43,6 +43,13 @@ let package = Package(
                 "StreamsWorkloads", "OpenCombineWorkloads", "AsyncWorkloads", "Baseline",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]),
+        .executableTarget(
+            name: "async-resilience",
+            dependencies: [
+                .product(name: "Streams", package: "Streams"),
+                .product(name: "StreamsResilience", package: "Streams"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]),
         .executableTarget(name: "ratio-chart"),
         .executableTarget(
             name: "decoding-cost",

@@ -10,7 +10,6 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     let isSafeToRepeat: Bool
     let operation: @Sendable (ResilienceAttempt) async throws -> Value
 
-    private var policy: ResiliencePolicy { pipeline.policy }
     private var events: ResilienceEvents { pipeline.events }
     /// Where the clock stands on the time line the shared breaker and limiters compare.
     private var now: Duration { clock.now.timelineOffset }
@@ -56,7 +55,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// The retry (or the one attempt), within the total timeout.
     private func bounded() async throws -> Value {
-        guard let total = policy.totalTimeout else { return try await retried() }
+        guard let total = pipeline.policy.totalTimeout else { return try await retried() }
         let events = events
         return try await AsyncTimeLimit.run(total, clock: clock) {
             events.emit(.deadlineExceeded(deadline: total))
@@ -68,19 +67,35 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// The policy's retry around each attempt, or the one attempt.
     private func retried() async throws -> Value {
-        guard let retry = policy.retry else { return try await hedged(number: 1) }
-        let retryOn = retry.retryOn
-        let loop = AsyncRetryLoop(
-            maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
-            retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
-            isSafeToRepeat: isSafeToRepeat, clock: clock, events: events, onRetry: nil, onGiveUp: policy.onRetryGiveUp)
+        guard let retry = pipeline.policy.retry else { return try await hedged(number: 1) }
         var random = pipeline.makeRandom()
-        return try await loop.run(using: &random) { number in try await hedged(number: number) }
+        return try await retryLoop(retry).run(using: &random) { number in try await hedged(number: number) }
+    }
+
+    /// The policy's retry, after `execute` made the first attempt (with the stages that are set:
+    /// none but the retry) and it failed with `failure` while the caller was not cancelled;
+    /// `random` was drawn before that attempt, as `retried()` draws it.
+    func retried(
+        afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable
+    ) async throws -> Value {
+        guard let retry = pipeline.policy.retry else { preconditionFailure("AsyncExecution retries only a policy with a retry") }
+        return try await retryLoop(retry).run(using: &random, afterFirstFailure: failure) { number in
+            try await hedged(number: number)
+        }
+    }
+
+    /// The retry loop of the policy's `retry`.
+    private func retryLoop(_ retry: ResiliencePolicy.Retry) -> AsyncRetryLoop<C> {
+        let retryOn = retry.retryOn
+        return AsyncRetryLoop(
+            maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+            retryAfterLimit: retry.retryAfterLimit, maxElapsed: pipeline.policy.totalTimeout, budget: pipeline.retryBudget,
+            isSafeToRepeat: isSafeToRepeat, clock: clock, events: events, onRetry: nil, onGiveUp: pipeline.policy.onRetryGiveUp)
     }
 
     /// Attempt `number`, hedged when the policy hedges and the call is safe to repeat.
     private func hedged(number: Int) async throws -> Value {
-        guard let stage = policy.hedging else { return try await paced(ResilienceAttempt(number: number, hedge: 0)) }
+        guard let stage = pipeline.policy.hedging else { return try await paced(ResilienceAttempt(number: number, hedge: 0)) }
         guard let hedging = stage as? Hedging else {
             preconditionFailure(
                 "execute(_:) runs the Hedging stage only; the policy's \(type(of: stage)) has no async form: "
@@ -133,7 +148,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
             if Task.isCancelled {
                 breaker.release(ticket)
             } else {
-                breaker.record(ticket, failed: policy.breakerCounts(error), at: now)
+                breaker.record(ticket, failed: pipeline.policy.breakerCounts(error), at: now)
             }
             throw error
         }
@@ -142,7 +157,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// The operation, within the attempt timeout.
     private func timed(_ attempt: ResilienceAttempt) async throws -> Value {
         let operation = observed
-        guard let timeout = policy.attemptTimeout else { return try await operation(attempt) }
+        guard let timeout = pipeline.policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
         let isSafeToRepeat = isSafeToRepeat
         return try await AsyncTimeLimit.run(timeout, clock: clock) {

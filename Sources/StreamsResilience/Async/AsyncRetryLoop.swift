@@ -24,29 +24,43 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
 
     /// Runs `attempt` (given its number, from 1) until it returns, or the retry gives up and
     /// throws its last error unchanged.
+    ///
+    /// With `firstFailure`, the caller has made the first attempt as this loop would have (a
+    /// cancellation check, then the attempt: the loop reads the clock before and around it only
+    /// for `maxElapsed` and an observer, so there must be neither), it failed with
+    /// `firstFailure` while the caller was not cancelled, and the loop goes on from that failure.
     func run<Value, G: RandomNumberGenerator>(
-        isolation: isolated (any Actor)? = #isolation, using random: inout G,
+        isolation: isolated (any Actor)? = #isolation, using random: inout G, afterFirstFailure firstFailure: (any Error)? = nil,
         _ attempt: (Int) async throws -> Value
     ) async throws -> Value {
+        assert(
+            firstFailure == nil || (maxElapsed == nil && !events.isObserved),
+            "The caller makes the first attempt only when nothing times it: no maxElapsed, no observer")
         let start = maxElapsed == nil ? nil : clock.now
         var previous: Duration?
         var number = 1
+        var madeFailure = firstFailure
         while true {
-            try Task.checkCancellation()
-            let began = events.isObserved ? clock.now : nil
-            events.emit(.attemptStarted(attempt: number))
             let failure: any Error
-            do {
-                let value = try await attempt(number)
-                events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: nil))
-                budget?.recordSuccess()
-                return value
-            } catch {
-                // The caller's cancel: the attempt's error, whatever it is, is not a failure.
-                if Task.isCancelled { throw CancellationError() }
-                failure = error
+            if let made = madeFailure {
+                madeFailure = nil
+                failure = made
+            } else {
+                try Task.checkCancellation()
+                let began = events.isObserved ? clock.now : nil
+                events.emit(.attemptStarted(attempt: number))
+                do {
+                    let value = try await attempt(number)
+                    events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: nil))
+                    budget?.recordSuccess()
+                    return value
+                } catch {
+                    // The caller's cancel: the attempt's error, whatever it is, is not a failure.
+                    if Task.isCancelled { throw CancellationError() }
+                    failure = error
+                }
+                events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: failure))
             }
-            events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: failure))
             let wait: Duration
             let cost: Int
             switch judge(failure, attempt: number, previous: previous, using: &random, start: start) {

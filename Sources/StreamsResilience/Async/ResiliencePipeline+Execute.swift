@@ -31,6 +31,7 @@ extension ResiliencePipeline {
     ///     try await client.charge(order, idempotencyKey: key)
     /// }
     /// ```
+    @inlinable
     public func execute<Value: Sendable>(
         isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value {
@@ -46,9 +47,53 @@ extension ResiliencePipeline {
     /// let task = Task { try await pipeline.execute(clock: clock) { _ in try await flaky() } }
     /// await clock.advance(by: .seconds(1))
     /// ```
+    @inlinable
     public func execute<C: Clock, Value: Sendable>(
         clock: C, isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
+        // With no stage but the retry and nothing that reads the clock, the first attempt is
+        // made here, in the caller's specialised code, as the stages would make it; their set-up
+        // (in code generic over the value, which looks its types up at run time) is left to a
+        // failure. See "The async face" in Docs/Performance.md.
+        switch asyncShortcut {
+        case .everyStage:
+            return try await runStages(clock: clock, isSafeToRepeat: isSafeToRepeat, operation)
+        case .singleAttempt:
+            try Task.checkCancellation()
+            return try await operation(ResilienceAttempt(number: 1, hedge: 0))
+        case .firstAttemptOfRetry:
+            try Task.checkCancellation()
+            var random = makeRandom()
+            do {
+                let value = try await operation(ResilienceAttempt(number: 1, hedge: 0))
+                retryBudget?.recordSuccess()
+                return value
+            } catch {
+                // The caller's cancel: the attempt's error, whatever it is, is not a failure.
+                if Task.isCancelled { throw CancellationError() }
+                return try await retry(
+                    afterFirstFailure: error, using: &random, clock: clock, isSafeToRepeat: isSafeToRepeat, operation)
+            }
+        }
+    }
+
+    /// Every stage of the policy around `operation`.
+    @usableFromInline
+    func runStages<C: Clock, Value: Sendable>(
+        clock: C, isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
         try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation).run()
+    }
+
+    /// The policy's retry, after `execute`'s first attempt (the policy has no other stage)
+    /// failed with `failure` while the caller was not cancelled; `random` was drawn before that
+    /// attempt, where the retry stage draws it.
+    @usableFromInline
+    func retry<C: Clock, Value: Sendable>(
+        afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable, clock: C,
+        isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
+        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation)
+            .retried(afterFirstFailure: failure, using: &random)
     }
 }

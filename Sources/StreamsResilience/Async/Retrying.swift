@@ -19,6 +19,7 @@ import Streams
 ///     try await api.user(id)
 /// }
 /// ```
+@inlinable
 public func retrying<Value>(
     _ maxRetries: Int,
     when shouldRetry: @escaping (any Error) -> Bool = { $0.resolveCategory() == .retryable },
@@ -33,11 +34,54 @@ public func retrying<Value>(
     isolation: isolated (any Actor)? = #isolation,
     _ operation: () async throws -> Value
 ) async throws -> Value {
+    guard maxElapsed == nil, !events.isObserved else {
+        var random = SystemRandomNumberGenerator()
+        return try await retrying(
+            maxRetries, when: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed,
+            budget: budget, isSafeToRepeat: isSafeToRepeat, clock: ContinuousClock(), random: &random, events: events,
+            onRetry: onRetry, onGiveUp: onGiveUp, operation)
+    }
+    // Nothing reads the clock before or around the first attempt (no `maxElapsed`, no observer to
+    // time it for): the attempt is made here, in the caller's specialised code, as the retry loop
+    // would make it, and the loop is set up only if it fails. See "The async face" in
+    // Docs/Performance.md.
+    precondition(maxRetries >= 0, "retrying(_:when:backoff:) requires a retry count of zero or more, got \(maxRetries)")
+    try Task.checkCancellation()
+    do {
+        let value = try await operation()
+        budget?.recordSuccess()
+        return value
+    } catch {
+        // The caller's cancel: the attempt's error, whatever it is, is not a failure.
+        if Task.isCancelled { throw CancellationError() }
+        return try await retrying(
+            afterFirstFailure: error, maxRetries, when: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit,
+            budget: budget, isSafeToRepeat: isSafeToRepeat, onRetry: onRetry, onGiveUp: onGiveUp, operation)
+    }
+}
+
+/// `retrying(_:when:backoff:…)` on the continuous clock, after its first attempt failed with
+/// `failure` while the caller was not cancelled (no `maxElapsed`, no observer).
+@usableFromInline
+func retrying<Value>(
+    afterFirstFailure failure: any Error,
+    _ maxRetries: Int,
+    when shouldRetry: @escaping (any Error) -> Bool,
+    backoff: Backoff,
+    retryAfterLimit: Duration,
+    budget: RetryBudget?,
+    isSafeToRepeat: Bool,
+    onRetry: ((RetryAttempt<any Error>) -> Void)?,
+    onGiveUp: ((RetryReport<any Error>) -> Void)?,
+    isolation: isolated (any Actor)? = #isolation,
+    _ operation: () async throws -> Value
+) async throws -> Value {
     var random = SystemRandomNumberGenerator()
-    return try await retrying(
-        maxRetries, when: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit, maxElapsed: maxElapsed,
-        budget: budget, isSafeToRepeat: isSafeToRepeat, clock: ContinuousClock(), random: &random, events: events,
-        onRetry: onRetry, onGiveUp: onGiveUp, operation)
+    let loop = AsyncRetryLoop(
+        maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit,
+        maxElapsed: nil, budget: budget, isSafeToRepeat: isSafeToRepeat, clock: ContinuousClock(), events: .none,
+        onRetry: onRetry, onGiveUp: onGiveUp)
+    return try await loop.run(using: &random, afterFirstFailure: failure) { _ in try await operation() }
 }
 
 /// `retrying(_:when:backoff:…)` waiting on `clock` (StreamsTesting's `TestClock` in a test), with

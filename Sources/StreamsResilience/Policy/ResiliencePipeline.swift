@@ -33,6 +33,9 @@ public final class ResiliencePipeline: Sendable {
 
     /// The seeded source of each subscription's jitter seed, when the policy has a seed.
     private let seeds: LockedState<SeededRandomNumberGenerator?>
+    /// What `execute` may skip before the first attempt.
+    @usableFromInline
+    let asyncShortcut: AsyncShortcut
 
     /// Makes the shared objects of `policy`, each telling `events` what it does. A setting out of
     /// range stops the program, as the object it makes would.
@@ -58,6 +61,7 @@ public final class ResiliencePipeline: Sendable {
                 capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost, successRefill: $0.successRefill)
         }
         seeds = LockedState(policy.jitterSeed.map { SeededRandomNumberGenerator(seed: $0) })
+        asyncShortcut = AsyncShortcut(policy: policy, events: events)
         if let retry = policy.retry {
             precondition(
                 retry.maxRetries >= 0, "ResiliencePolicy requires a retry count of zero or more, got \(retry.maxRetries)")
@@ -96,7 +100,9 @@ public final class ResiliencePipeline: Sendable {
     /// The jitter generator of one subscription: seeded from the pipeline's own sequence when the
     /// policy has a seed (so every subscription draws different delays, the same on every run),
     /// or the system's.
+    @usableFromInline
     func makeRandom() -> any RandomNumberGenerator & Sendable {
+        guard policy.jitterSeed != nil else { return SystemRandomNumberGenerator() }
         let seed = seeds.withLock { generator in generator?.next() }
         guard let seed else { return SystemRandomNumberGenerator() }
         return SeededRandomNumberGenerator(seed: seed)
