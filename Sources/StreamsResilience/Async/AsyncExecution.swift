@@ -25,7 +25,13 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
     private func takeToken(from limiter: RateLimiter) async throws {
-        switch limiter.acquire(at: now) {
+        try await admitted(limiter.acquire(at: now), givingBack: limiter.refund)
+    }
+
+    /// Waits as a timed gate's `admission` says, or throws its refusal; a cancel during the wait
+    /// gives the place back (`givingBack`) and throws `CancellationError`.
+    private func admitted(_ admission: GateAdmission, givingBack: () -> Void) async throws {
+        switch admission {
         case .permit:
             return
         case .reject(let refusal):
@@ -34,7 +40,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
             do {
                 try await clock.sleep(for: wait)
             } catch {
-                limiter.refund()
+                givingBack()
                 throw CancellationError()
             }
         }
@@ -113,19 +119,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// server's instant (a cancel ends the wait and gives the place back), or refused.
     private func paced(_ attempt: ResilienceAttempt) async throws -> Value {
         guard let limiter = pipeline.pushbackLimiter else { return try await guarded(attempt) }
-        switch limiter.acquire(at: now) {
-        case .permit:
-            break
-        case .reject(let refusal):
-            throw refusal
-        case .delay(let wait):
-            do {
-                try await clock.sleep(for: wait)
-            } catch {
-                limiter.cancelledWaiting()
-                throw CancellationError()
-            }
-        }
+        try await admitted(limiter.acquire(at: now), givingBack: limiter.cancelledWaiting)
         defer { limiter.finished() }
         return try await guarded(attempt)
     }

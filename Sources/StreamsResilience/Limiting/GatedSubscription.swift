@@ -149,3 +149,35 @@ where Upstream.Output == Downstream.Input {
     @usableFromInline
     var playgroundDescription: Any { description }
 }
+
+extension GatedSubscription {
+    /// Attaches `downstream` through a timed gate's answer: subscribed to `upstream` at once,
+    /// after `admission`'s wait on `scheduler` (a repeating schedule cancelled when it first
+    /// fires, so that a cancel removes the wait), or failed with the refusal.
+    @inlinable
+    static func admit<Context: Scheduler, Underlying: Error>(
+        _ admission: GateAdmission, downstream: Downstream, upstream: Upstream, gate: Gate,
+        lift: @escaping (Upstream.Failure) -> Downstream.Failure, name: String, scheduler: Context
+    ) where Downstream.Failure == ResilienceError<Underlying> {
+        switch admission {
+        case .permit:
+            let subscription = GatedSubscription(downstream: downstream, upstream: upstream, gate: gate, lift: lift, name: name)
+            subscription.gateOpened()
+            subscription.start(handingTo: downstream)
+        case .delay(let wait):
+            let subscription = GatedSubscription(downstream: downstream, upstream: upstream, gate: gate, lift: lift, name: name)
+            subscription.start(handingTo: downstream)
+            let interval: Context.SchedulerTimeType.Stride = ResilienceTime.stride(wait)
+            let timer = scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), interval: Swift.max(interval, .nanoseconds(1)),
+                tolerance: scheduler.minimumTolerance, options: nil
+            ) { [weak subscription] in
+                subscription?.waitEnded()
+            }
+            subscription.armed(timer)
+        case .reject(let refusal):
+            downstream.receive(subscription: Subscriptions.empty)
+            downstream.receive(completion: .failure(.limiterRejected(refusal)))
+        }
+    }
+}

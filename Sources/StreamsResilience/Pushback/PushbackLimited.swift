@@ -14,28 +14,9 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Failure == Resilience
     let scheduler: Context
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        switch limiter.acquire(at: scheduler.now.timelineOffset) {
-        case .permit:
-            let subscription = GatedSubscription<Upstream, PushbackLimiter, S>(
-                downstream: subscriber, upstream: upstream, gate: limiter, lift: { $0 }, name: "PushbackLimiter")
-            subscription.gateOpened()
-            subscription.start(handingTo: subscriber)
-        case .delay(let wait):
-            let subscription = GatedSubscription<Upstream, PushbackLimiter, S>(
-                downstream: subscriber, upstream: upstream, gate: limiter, lift: { $0 }, name: "PushbackLimiter")
-            subscription.start(handingTo: subscriber)
-            let interval: Context.SchedulerTimeType.Stride = ResilienceTime.stride(wait)
-            let timer = scheduler.schedule(
-                after: scheduler.now.advanced(by: interval), interval: Swift.max(interval, .nanoseconds(1)),
-                tolerance: scheduler.minimumTolerance, options: nil
-            ) { [weak subscription] in
-                subscription?.waitEnded()
-            }
-            subscription.armed(timer)
-        case .reject(let refusal):
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: .failure(.limiterRejected(refusal)))
-        }
+        GatedSubscription<Upstream, PushbackLimiter, S>.admit(
+            limiter.acquire(at: scheduler.now.timelineOffset), downstream: subscriber, upstream: upstream, gate: limiter,
+            lift: { $0 }, name: "PushbackLimiter", scheduler: scheduler)
     }
 }
 

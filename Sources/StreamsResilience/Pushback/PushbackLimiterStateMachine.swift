@@ -15,15 +15,9 @@ import Streams
 /// A call that would wait longer than `maxWait` is refused with the wait as its hint, and takes
 /// nothing. Integer arithmetic throughout, saturating, so that waits come out exact.
 struct PushbackLimiterStateMachine {
-    /// What the limiter does with a call that asks to start.
-    enum AcquireAction {
-        /// Start now.
-        case permit
-        /// Start after this wait (the call holds its place meanwhile).
-        case delay(Duration)
-        /// The wait is longer than `maxWait`.
-        case reject(LimiterRejectedError)
-    }
+    /// What the limiter does with a call that asks to start: now, after the wait for the
+    /// server's instant or the quota's next window, or refused beyond `maxWait`.
+    typealias AcquireAction = GateAdmission
 
     let maxWait: Int64
     let pacesToQuota: Bool

@@ -10,15 +10,9 @@ import Streams
 /// throughout, so that waits come out exact.
 @usableFromInline
 struct RateLimiterStateMachine {
+    /// A token now, a token reserved after a wait, or none within `maxWait`.
     @usableFromInline
-    enum AcquireAction {
-        /// A token is the call's now.
-        case permit
-        /// A token is reserved for the call, free after this wait.
-        case delay(Duration)
-        /// No token within `maxWait`.
-        case reject(LimiterRejectedError)
-    }
+    typealias AcquireAction = GateAdmission
 
     let interval: Int64
     let capacity: Int64
