@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 
 /// A ``ResiliencePolicy`` made real for one dependency: the policy, and the objects its callers
@@ -38,7 +39,8 @@ public final class ResiliencePipeline: Sendable {
     let asyncShortcut: AsyncShortcut
 
     /// Makes the shared objects of `policy`, each telling `events` what it does. A setting out of
-    /// range stops the program, as the object it makes would.
+    /// range stops the program, as the object it makes would; in a debug build, settings that
+    /// defeat one another (``ResiliencePolicy/lint()``) are printed to standard error.
     ///
     /// ```swift
     /// let pipeline = ResiliencePipeline(.standardHTTP)
@@ -73,6 +75,12 @@ public final class ResiliencePipeline: Sendable {
             precondition(
                 attemptTimeout >= .zero, "ResiliencePolicy requires an attempt timeout of zero or more, got \(attemptTimeout)")
         }
+        #if DEBUG
+        // Settings that defeat one another are told, not refused: a test may mean them.
+        for problem in policy.lint() {
+            FileHandle.standardError.write(Data("ResiliencePolicy: \(problem)\n".utf8))
+        }
+        #endif
     }
 
     /// The server asked, at `now`, that no call of this pipeline start for `wait`: for a
