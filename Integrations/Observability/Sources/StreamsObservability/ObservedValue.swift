@@ -47,11 +47,12 @@ enum ObservedValue {
         }
     }
 
-    /// `queue_full` or `rate_limited`.
+    /// `queue_full`, `rate_limited` or `server_pushback`.
     static func reason(_ reason: LimiterRejectedError.Reason) -> String {
         switch reason {
         case .queueFull: "queue_full"
         case .rateLimited: "rate_limited"
+        case .serverPushback: "server_pushback"
         }
     }
 }
