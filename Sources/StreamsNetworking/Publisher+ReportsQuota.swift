@@ -7,8 +7,8 @@ import StreamsResilience
 
 extension Publisher where Failure == NetworkError {
     /// Tells `pipeline` the quota each response announces in its rate-limit headers
-    /// (``ServerQuota/init(now:header:)``), whatever its status, at the time `scheduler` reads,
-    /// so that the pipeline's ``PushbackLimiter`` keeps the calls within the server's quota and
+    /// (`ServerQuota(now:header:)`), whatever its status, at the time `scheduler` reads,
+    /// so that the pipeline's `PushbackLimiter` keeps the calls within the server's quota and
     /// the client slows down before it is refused.
     ///
     /// A pipeline with pushback reads the quota by itself from the values and failures its

@@ -83,8 +83,8 @@ extension ServerQuota {
 }
 
 extension NetworkResponse: ServerQuotaProviding {
-    /// The quota announced in the response's rate-limit headers, as ``ServerQuota/init(now:header:)``
-    /// reads them: a ``ResiliencePipeline`` with pushback keeps its calls within it.
+    /// The quota announced in the response's rate-limit headers, as `ServerQuota(now:header:)`
+    /// reads them: a `ResiliencePipeline` with pushback keeps its calls within it.
     ///
     /// ```swift
     /// print(page.serverQuota?.remaining ?? 0)

@@ -294,7 +294,7 @@ extension ResiliencePolicy {
     /// ```
     public struct Pushback: Sendable, Hashable {
         /// The longest a call waits for the server's instant before it is refused (with the
-        /// wait as its hint). Default ``RetryAfter/defaultLimit``, the retry's own limit.
+        /// wait as its hint). Default `RetryAfter.defaultLimit`, the retry's own limit.
         public var maxWait: Duration
         /// Whether the rate-limit headers of every response (not only refusals) keep the calls
         /// within the server's announced quota. Default true.
