@@ -12,7 +12,7 @@ import StreamsResilience
 import StreamsTesting
 import Testing
 
-@Suite("One breaker for publishers and async calls, over loopback")
+@Suite("One breaker for publishers and async calls, over loopback", .timeLimit(.minutes(1)))
 struct SharedBreakerLoopbackTests {
     /// The first value of `publisher`, or its failure.
     static func first<P: Publisher>(_ publisher: P) async throws -> P.Output {
