@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Streams
+import StreamsResilience
 
 /// A publisher of one HTTP exchange over an ``HTTPTransport``: it performs the request once per
 /// subscription, when the subscriber first asks for a value, and sends the body with the HTTP
@@ -77,6 +78,9 @@ public struct HTTPRequestPublisher<Transport: HTTPTransport>: Publisher, CustomS
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == NetworkError {
         switch request.flatMap(Self.checked) {
         case .success(let request):
+            // Tells the resilience stages subscribing (an attempt timeout, a hedge, a retry)
+            // that this call must not be sent twice.
+            if !SentRequest(request).isSafeToRepeat { RepeatSafety.declareNotSafe() }
             subscriber.receive(
                 subscription: RequestSubscription(
                     transport: transport, request: request, redirectPolicy: redirectPolicy, downstream: subscriber))

@@ -6,6 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Streams
+import StreamsResilience
 
 extension URLSession {
     /// A publisher that loads `url` once per subscription, when the subscriber first asks for a
@@ -62,6 +63,8 @@ extension URLSession {
 
         /// Attaches `subscriber`; the task starts on its first request for a value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == URLError {
+            // Tells the resilience stages subscribing that this call must not be sent twice.
+            if !SentRequest(request).isSafeToRepeat { RepeatSafety.declareNotSafe() }
             subscriber.receive(subscription: DataTaskSubscription(parent: self, downstream: subscriber))
         }
 

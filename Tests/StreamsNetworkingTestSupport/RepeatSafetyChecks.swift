@@ -29,14 +29,13 @@ enum RepeatSafetyChecks {
         return policy
     }
 
-    /// Sends `request` through `policy` (the pipeline told whether it is safe to repeat) and
-    /// returns its failure, or nil when it returned a response.
+    /// Sends `request` through `policy` (the pipeline is not told whether it is safe to repeat:
+    /// the request says so itself) and returns its failure, or nil when it returned a response.
     static func failure(
         of request: URLRequest, on transport: TransportUnderTest, policy: ResiliencePolicy
     ) async -> ResilienceError<NetworkError>? {
         let publisher = transport.publisher(for: request).validateStatus()
-            .resilient(
-                policy, scheduler: DispatchQueue(label: "resilience"), isSafeToRepeat: SentRequest(request).isSafeToRepeat)
+            .resilient(policy, scheduler: DispatchQueue(label: "resilience"))
         let holder = Locked<AnyCancellable?>(nil)
         return await withCheckedContinuation { continuation in
             let cancellable = publisher.sink(

@@ -7,7 +7,9 @@ import Streams
 struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == Duration, C.Instant: TimelineInstant {
     let pipeline: ResiliencePipeline
     let clock: C
-    let isSafeToRepeat: Bool
+    /// What the caller said and what the call's requests say of themselves (its operation runs
+    /// with it bound): read when an attempt times out, before a hedged copy, and by the retry.
+    let safety: RepeatSafety
     let operation: @Sendable (ResilienceAttempt) async throws -> Value
 
     private var events: ResilienceEvents { pipeline.events }
@@ -15,6 +17,11 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private var now: Duration { clock.now.timelineOffset }
 
     func run() async throws -> Value {
+        try await safety.bound { try await admitted() }
+    }
+
+    /// The call once bound to its safety: the limiters, then the other stages.
+    private func admitted() async throws -> Value {
         try Task.checkCancellation()
         if let limiter = pipeline.rateLimiter { try await takeToken(from: limiter) }
         guard let limiter = pipeline.concurrencyLimiter else { return try await bounded() }
@@ -96,10 +103,12 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         return AsyncRetryLoop(
             maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
             retryAfterLimit: retry.retryAfterLimit, maxElapsed: pipeline.policy.totalTimeout, budget: pipeline.retryBudget,
-            isSafeToRepeat: isSafeToRepeat, clock: clock, events: events, onRetry: nil, onGiveUp: pipeline.policy.onRetryGiveUp)
+            isSafeToRepeat: { [safety] in safety.isSafe }, clock: clock, events: events, onRetry: nil,
+            onGiveUp: pipeline.policy.onRetryGiveUp)
     }
 
-    /// Attempt `number`, hedged when the policy hedges and the call is safe to repeat.
+    /// Attempt `number`, hedged when the policy hedges and, before each copy, the call is safe
+    /// to repeat.
     private func hedged(number: Int) async throws -> Value {
         guard let stage = pipeline.policy.hedging else { return try await paced(ResilienceAttempt(number: number, hedge: 0)) }
         guard let hedging = stage as? Hedging else {
@@ -107,10 +116,10 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
                 "execute(_:) runs the Hedging stage only; the policy's \(type(of: stage)) has no async form: "
                     + "use it with resilient(_:scheduler:), or leave ResiliencePolicy.hedging nil")
         }
-        guard isSafeToRepeat, hedging.maxAttempts > 1 else {
+        guard safety.isSafe, hedging.maxAttempts > 1 else {
             return try await paced(ResilienceAttempt(number: number, hedge: 0))
         }
-        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock).run { hedge in
+        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, safety: safety).run { hedge in
             try await paced(ResilienceAttempt(number: number, hedge: hedge))
         }
     }
@@ -153,10 +162,10 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         let operation = observed
         guard let timeout = pipeline.policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
-        let isSafeToRepeat = isSafeToRepeat
+        let safety = safety
         return try await AsyncTimeLimit.run(timeout, clock: clock) {
             events.emit(.attemptTimedOut(timeout: timeout))
-            return AttemptTimeoutError(timeout: timeout, isSafeToRepeat: isSafeToRepeat)
+            return AttemptTimeoutError(timeout: timeout, isSafeToRepeat: safety.isSafe)
         } _: {
             try await operation(attempt)
         }

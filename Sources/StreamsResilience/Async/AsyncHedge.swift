@@ -13,6 +13,8 @@ struct AsyncHedge<C: Clock>: Sendable where C.Duration == Duration {
     let hedging: Hedging
     let pipeline: ResiliencePipeline
     let clock: C
+    /// Read before each extra attempt: a call that is not safe to repeat is never hedged.
+    let safety: RepeatSafety
 
     /// What a child task brought.
     enum Outcome<Value: Sendable>: Sendable {
@@ -41,7 +43,7 @@ struct AsyncHedge<C: Clock>: Sendable where C.Duration == Duration {
                 started += 1
                 let admitted =
                     hedge == 0
-                    || (pipeline.circuitBreaker.map { $0.currentState == .closed } ?? true
+                    || (safety.isSafe && pipeline.circuitBreaker.map { $0.currentState == .closed } ?? true
                         && pipeline.retryBudget?.withdrawRetry() ?? true)
                 if admitted {
                     if hedge > 0 { events.emit(.hedgeStarted(attempt: hedge + 1, afterFailure: failure)) }

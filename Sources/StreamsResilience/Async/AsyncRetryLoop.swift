@@ -16,7 +16,9 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
     let retryAfterLimit: Duration
     let maxElapsed: Duration?
     let budget: RetryBudget?
-    let isSafeToRepeat: Bool
+    /// Whether the call may be sent again after a timeout: what the caller said, or, in a
+    /// pipeline's call, ``RepeatSafety/isSafe`` (what its requests say of themselves as well).
+    let isSafeToRepeat: @Sendable () -> Bool
     let clock: C
     let events: ResilienceEvents
     let onRetry: ((RetryAttempt<any Error>) -> Void)?
@@ -90,7 +92,7 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
         _ error: any Error, attempt: Int, previous: Duration?, using random: inout G, start: C.Instant?
     ) -> RetryRule.Verdict {
         guard shouldRetry(error) else { return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable)) }
-        if ResilienceErrorKind.forbidsRepeat(error, isSafeToRepeat: isSafeToRepeat) { return .giveUp(.notRetryable) }
+        if ResilienceErrorKind.forbidsRepeat(error, isSafeToRepeat: isSafeToRepeat()) { return .giveUp(.notRetryable) }
         let now = start == nil ? nil : clock.now
         return RetryRule.judge(
             error, retry: attempt, maxRetries: maxRetries, backoff: backoff, previous: previous, using: &random,

@@ -23,7 +23,10 @@ extension ResiliencePipeline {
     /// With `isSafeToRepeat` false (a POST without an idempotency key, say), the call is never
     /// hedged, and never retried after a timeout, which may have cut it off after it took
     /// effect; a refusal (open circuit, limiter) is still retried, since the operation did not
-    /// run. The operation's own errors are retried as their categories say.
+    /// run. The operation's own errors are retried as their categories say. A request publisher
+    /// of StreamsNetworking that the operation subscribes to (through `values`, say) tells the
+    /// call itself when its request is a POST without an `Idempotency-Key`; pass
+    /// `isSafeToRepeat: false` for any other operation that must not run twice.
     ///
     /// ```swift
     /// let payments = ResiliencePipeline(.standardHTTP)
@@ -82,7 +85,7 @@ extension ResiliencePipeline {
     func runStages<C: Clock, Value: Sendable>(
         clock: C, isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation).run()
+        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), operation: operation).run()
     }
 
     /// The policy's retry, after `execute`'s first attempt (the policy has no other stage)
@@ -93,7 +96,7 @@ extension ResiliencePipeline {
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable, clock: C,
         isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation)
+        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), operation: operation)
             .retried(afterFirstFailure: failure, using: &random)
     }
 }

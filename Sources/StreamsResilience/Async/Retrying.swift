@@ -79,7 +79,7 @@ func retrying<Value>(
     var random = SystemRandomNumberGenerator()
     let loop = AsyncRetryLoop(
         maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit,
-        maxElapsed: nil, budget: budget, isSafeToRepeat: isSafeToRepeat, clock: ContinuousClock(), events: .none,
+        maxElapsed: nil, budget: budget, isSafeToRepeat: { isSafeToRepeat }, clock: ContinuousClock(), events: .none,
         onRetry: onRetry, onGiveUp: onGiveUp)
     return try await loop.run(using: &random, afterFirstFailure: failure) { _ in try await operation() }
 }
@@ -114,7 +114,7 @@ public func retrying<Value, C: Clock, G: RandomNumberGenerator>(
     precondition(maxRetries >= 0, "retrying(_:when:backoff:) requires a retry count of zero or more, got \(maxRetries)")
     let loop = AsyncRetryLoop(
         maxRetries: maxRetries, shouldRetry: shouldRetry, backoff: backoff, retryAfterLimit: retryAfterLimit,
-        maxElapsed: maxElapsed, budget: budget, isSafeToRepeat: isSafeToRepeat, clock: clock, events: events,
+        maxElapsed: maxElapsed, budget: budget, isSafeToRepeat: { isSafeToRepeat }, clock: clock, events: events,
         onRetry: onRetry, onGiveUp: onGiveUp)
     return try await loop.run(using: &random) { _ in try await operation() }
 }

@@ -19,9 +19,14 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @usableFromInline
     let state: LockedState<StateMachine>
+    /// Whether the call may be sent again: read before each extra attempt; each attempt
+    /// subscribes with it bound, so that a request not safe to repeat stops the hedging.
+    @usableFromInline
+    let safety: RepeatSafety
 
     @inlinable
     init(configuration: Publishers.Hedge<Upstream, Context>, downstream: Downstream) {
+        safety = configuration.safety ?? RepeatSafety(true)
         state = LockedState(
             StateMachine(
                 resources: Resources(configuration: configuration, downstream: downstream),
@@ -40,7 +45,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func subscribe(attempt: Int, resources: Resources) {
         let configuration = resources.configuration
-        configuration.upstream.receive(subscriber: HedgeAttempt(parent: self, number: attempt))
+        safety.bound { configuration.upstream.receive(subscriber: HedgeAttempt(parent: self, number: attempt)) }
         guard case .arm = state.withLock({ $0.subscribeReturned(attempt: attempt) }) else { return }
         let scheduler = configuration.scheduler
         let interval: Context.SchedulerTimeType.Stride = ResilienceTime.stride(configuration.delay)
@@ -62,13 +67,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         hedge(attempt: next, resources: resources, afterFailure: nil)
     }
 
-    /// Makes attempt `attempt` if the breaker is closed and the budget pays for it; a refused
-    /// attempt uses up its place.
+    /// Makes attempt `attempt` if the call is safe to repeat, the breaker is closed and the
+    /// budget pays for it; a refused attempt uses up its place.
     @inlinable
     func hedge(attempt: Int, resources: Resources, afterFailure: Upstream.Failure?) {
         let configuration = resources.configuration
         var cost = 0
-        var admitted = configuration.breaker.map { $0.currentState == .closed } ?? true
+        var admitted = safety.isSafe && (configuration.breaker.map { $0.currentState == .closed } ?? true)
         if admitted, let budget = configuration.budget {
             cost = budget.retryCost
             admitted = budget.withdraw(cost)

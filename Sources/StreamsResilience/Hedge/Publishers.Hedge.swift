@@ -81,6 +81,10 @@ extension Publishers {
         public let scheduler: Context
         /// Told each extra attempt.
         public let events: ResilienceEvents
+        /// The safety of the call the hedge belongs to, when a `resilient` pipeline made it;
+        /// otherwise each subscription has its own.
+        @usableFromInline
+        var safety: RepeatSafety?
 
         /// Makes a hedging publisher; `maxAttempts` must be at least 1 and `delay` not negative.
         ///

@@ -45,10 +45,20 @@ public struct Hedging: ResilienceStage {
     public func apply<Output, Failure: Error, S: Scheduler>(
         to attempt: AnyPublisher<Output, ResilienceError<Failure>>, pipeline: ResiliencePipeline, scheduler: S
     ) -> AnyPublisher<Output, ResilienceError<Failure>> where S.SchedulerTimeType: TimelineInstant {
+        hedge(attempt, pipeline: pipeline, scheduler: scheduler, safety: nil).eraseToAnyPublisher()
+    }
+
+    /// The hedge of `attempt`, reading `safety` (the call's, in a `resilient` pipeline) before
+    /// each extra attempt.
+    func hedge<Output, Failure: Error, S: Scheduler>(
+        _ attempt: AnyPublisher<Output, ResilienceError<Failure>>, pipeline: ResiliencePipeline, scheduler: S,
+        safety: RepeatSafety?
+    ) -> Publishers.Hedge<AnyPublisher<Output, ResilienceError<Failure>>, S> {
         let nonFatal = nonFatal
-        return attempt.hedge(
+        var hedged = attempt.hedge(
             maxAttempts: maxAttempts, delay: delay, when: { nonFatal.contains($0.resolveCategory()) },
-            budget: pipeline.retryBudget, breaker: pipeline.circuitBreaker, scheduler: scheduler, events: pipeline.events
-        ).eraseToAnyPublisher()
+            budget: pipeline.retryBudget, breaker: pipeline.circuitBreaker, scheduler: scheduler, events: pipeline.events)
+        hedged.safety = safety
+        return hedged
     }
 }

@@ -11,8 +11,7 @@ extension Publisher {
     /// whatever is in progress (a wait for a permit, an attempt, a retry's wait) and gives back
     /// every permit.
     ///
-    /// With `isSafeToRepeat` false (a POST without an `Idempotency-Key`: pass
-    /// `SentRequest(request).isSafeToRepeat` from StreamsNetworking), the call is never hedged,
+    /// A call that is not safe to repeat (a POST without an `Idempotency-Key`) is never hedged,
     /// and never sent again after a timeout of any kind (the attempt timeout, a transport's
     /// `URLError(.timedOut)`, any error classified as a timeout), which may have cut it off after
     /// the server acted on it; the attempt timeout's ``AttemptTimeoutError`` says so and is not
@@ -20,12 +19,20 @@ extension Publisher {
     /// sent, and the upstream's own errors are retried as their categories say. This is the rule
     /// of `ResiliencePipeline.execute(isSafeToRepeat:_:)`, decided by the same code.
     ///
+    /// StreamsNetworking's request publishers say so themselves when an attempt subscribes to
+    /// them, through the operators that subscribe at once (`map`, `validateStatus`, `decode`,
+    /// `Deferred`, ...): a POST guarded by `.standardHTTP` is sent once without being told. Pass
+    /// `isSafeToRepeat: false` for any other call that is not safe to repeat, or one whose
+    /// request is subscribed later (`subscribe(on:)`, the inner publisher of a `flatMap`).
+    ///
     /// ```swift
     /// let registry = ResilienceRegistry(policy: .standardHTTP)
     /// let user = Deferred { api.user(id) }
     ///     .resilient(registry.pipeline(for: "api.example.com"), scheduler: DispatchQueue.main)
-    /// let charge = session.requestPublisher(for: post).validateStatus()
-    ///     .resilient(payments, scheduler: DispatchQueue.main, isSafeToRepeat: SentRequest(post).isSafeToRepeat)
+    /// let charge = session.requestPublisher(for: post).validateStatus()   // sent once: a POST
+    ///     .resilient(payments, scheduler: DispatchQueue.main)
+    /// let order = grpc.placeOrder(order)                                   // not HTTP: say it
+    ///     .resilient(payments, scheduler: DispatchQueue.main, isSafeToRepeat: false)
     /// ```
     @inlinable
     public func resilient<S: Scheduler>(
@@ -99,16 +106,18 @@ extension Publishers {
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
             let events = pipeline.events
-            let isSafeToRepeat = isSafeToRepeat
+            // What the call was told, and what its requests say of themselves when subscribed.
+            let safety = RepeatSafety(isSafeToRepeat)
+            let scoped = RepeatSafetyScope(upstream: upstream, safety: safety)
             var stack: AnyPublisher<Output, Failure>
             if let limiter = pipeline.pushbackLimiter {
-                stack = upstream.observed(by: limiter, scheduler: scheduler).mapError { Failure.upstream($0) }
+                stack = scoped.observed(by: limiter, scheduler: scheduler).mapError { Failure.upstream($0) }
                     .eraseToAnyPublisher()
             } else {
-                stack = upstream.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
+                stack = scoped.mapError { Failure.upstream($0) }.eraseToAnyPublisher()
             }
             if let timeout = policy.attemptTimeout {
-                stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events, isSafeToRepeat: isSafeToRepeat)
+                stack = stack.attemptTimeout(timeout, scheduler: scheduler, events: events, safety: safety)
                     .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
@@ -118,9 +127,12 @@ extension Publishers {
             if let limiter = pipeline.pushbackLimiter {
                 stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()
             }
-            // A call that is not safe to repeat is never hedged: a hedge is a second copy.
-            if let hedging = policy.hedging, isSafeToRepeat {
-                stack = hedging.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
+            // A call that is not safe to repeat is never hedged: a hedge is a second copy. The
+            // `Hedging` stage asks before each copy; another stage only if the call was told so.
+            if let hedging = policy.hedging as? Hedging {
+                stack = hedging.hedge(stack, pipeline: pipeline, scheduler: scheduler, safety: safety).eraseToAnyPublisher()
+            } else if let stage = policy.hedging, isSafeToRepeat {
+                stack = stage.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
             }
             if let retry = policy.retry {
                 let retryOn = retry.retryOn
@@ -133,7 +145,7 @@ extension Publishers {
                     retry.maxRetries,
                     when: {
                         retryOn.contains($0.resolveCategory())
-                            && !ResilienceErrorKind.forbidsRepeat($0, isSafeToRepeat: isSafeToRepeat)
+                            && !ResilienceErrorKind.forbidsRepeat($0, isSafeToRepeat: safety.isSafe)
                     },
                     backoff: retry.backoff,
                     retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,

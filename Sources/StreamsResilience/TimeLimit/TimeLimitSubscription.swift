@@ -19,9 +19,13 @@ where Upstream.Output == Downstream.Input {
     let limit: Duration
     @usableFromInline
     let kind: TimeLimitKind
-    /// What the downstream fails with when time is up.
+    /// What the downstream fails with when time is up, given whether the call is then safe to
+    /// repeat.
     @usableFromInline
-    let expiry: Downstream.Failure
+    let expiry: (Bool) -> Downstream.Failure
+    /// The call's safety to repeat, read when time is up; nil for a deadline.
+    @usableFromInline
+    let safety: RepeatSafety?
     @usableFromInline
     let lift: (Upstream.Failure) -> Downstream.Failure
     @usableFromInline
@@ -32,12 +36,13 @@ where Upstream.Output == Downstream.Input {
     @inlinable
     init<Underlying: Error>(
         downstream: Downstream, scheduler: Context, limit: Duration, kind: TimeLimitKind,
-        lift: @escaping (Upstream.Failure) -> Downstream.Failure, events: ResilienceEvents, isSafeToRepeat: Bool = true
+        lift: @escaping (Upstream.Failure) -> Downstream.Failure, events: ResilienceEvents, safety: RepeatSafety? = nil
     ) where Downstream.Failure == ResilienceError<Underlying> {
         self.scheduler = scheduler
         self.limit = limit
         self.kind = kind
-        expiry = kind.expiry(limit, isSafeToRepeat: isSafeToRepeat)
+        expiry = { kind.expiry(limit, isSafeToRepeat: $0) }
+        self.safety = safety
         self.lift = lift
         self.events = events
         state = LockedState(TimeLimitStateMachine(downstream: downstream))
@@ -74,7 +79,7 @@ where Upstream.Output == Downstream.Input {
         timer?.cancel()
         upstream.cancel()
         events.emit(kind.event(limit))
-        downstream.receive(completion: .failure(expiry))
+        downstream.receive(completion: .failure(expiry(safety?.isSafe ?? true)))
     }
 
     @inlinable

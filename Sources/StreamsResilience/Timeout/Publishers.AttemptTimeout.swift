@@ -13,17 +13,19 @@ extension Publisher {
     /// times out. The default timeout, 30 seconds, is Polly v8's.
     ///
     /// An attempt cut off may have reached the server and taken effect. For a call that is not
-    /// safe to repeat (a POST without an `Idempotency-Key`: pass
-    /// `SentRequest(request).isSafeToRepeat` from StreamsNetworking), pass `isSafeToRepeat:
-    /// false`: the ``AttemptTimeoutError`` then says so and is not retryable, so no retry sends
-    /// the call again after a timeout.
+    /// safe to repeat (a POST without an `Idempotency-Key`), the ``AttemptTimeoutError`` says so
+    /// and is not retryable, so no retry sends the call again after a timeout. StreamsNetworking's
+    /// request publishers tell the timeout themselves when it subscribes to them (through
+    /// `map`, `validateStatus`, `decode` and the other operators that subscribe at once); for any
+    /// other call that is not safe to repeat, or one subscribed later (`subscribe(on:)`, the
+    /// inner publisher of a `flatMap`), pass `isSafeToRepeat: false`.
     ///
     /// ```swift
     /// let user = api.user(id)
     ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main)
     ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
     ///     .deadline(.seconds(30), scheduler: DispatchQueue.main)
-    /// let charge = api.charge(order)   // a POST without an Idempotency-Key: sent at most once
+    /// let charge = grpcClient.charge(order)   // not safe to repeat: sent at most once
     ///     .attemptTimeout(.seconds(10), scheduler: DispatchQueue.main, isSafeToRepeat: false)
     ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main)
     /// ```
@@ -52,6 +54,15 @@ extension Publisher {
             upstream: self, timeout: timeout, scheduler: scheduler, events: events, isSafeToRepeat: isSafeToRepeat,
             lift: { $0 })
     }
+
+    /// The attempt timeout of a `resilient` pipeline, reading the safety of the pipeline's call.
+    func attemptTimeout<S: Scheduler, Underlying: Error>(
+        _ timeout: Duration, scheduler: S, events: ResilienceEvents, safety: RepeatSafety
+    ) -> Publishers.AttemptTimeout<Self, S, Underlying> where Failure == ResilienceError<Underlying> {
+        Publishers.AttemptTimeout(
+            upstream: self, timeout: timeout, scheduler: scheduler, events: events, isSafeToRepeat: safety.told,
+            safety: safety, lift: { $0 })
+    }
 }
 
 extension Publishers {
@@ -75,8 +86,13 @@ extension Publishers {
         public let scheduler: Context
         /// Told each timed-out attempt.
         public let events: ResilienceEvents
-        /// Whether the call may be sent again after a timeout; the error says it.
+        /// Whether the call may be sent again after a timeout, unless the request says otherwise
+        /// when it is subscribed (StreamsNetworking's requests do); the error says it.
         public let isSafeToRepeat: Bool
+        /// The safety of the call this attempt belongs to, when a `resilient` pipeline made the
+        /// timeout; otherwise each subscription has its own.
+        @usableFromInline
+        let safety: RepeatSafety?
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
@@ -84,7 +100,7 @@ extension Publishers {
         @inlinable
         init(
             upstream: Upstream, timeout: Duration, scheduler: Context, events: ResilienceEvents, isSafeToRepeat: Bool,
-            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
+            safety: RepeatSafety? = nil, lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
         ) {
             TimeLimitKind.attemptTimeout.check(timeout)
             self.upstream = upstream
@@ -92,16 +108,20 @@ extension Publishers {
             self.scheduler = scheduler
             self.events = events
             self.isSafeToRepeat = isSafeToRepeat
+            self.safety = safety
             self.lift = lift
         }
 
-        /// Attaches `subscriber`; the time runs once it has the subscription.
+        /// Attaches `subscriber`; the time runs once it has the subscription. The upstream is
+        /// subscribed with the call's ``RepeatSafety`` bound, so that its request can say it is
+        /// not safe to repeat.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber: TimeLimitSubscription<Upstream, Context, S>(
-                    downstream: subscriber, scheduler: scheduler, limit: timeout, kind: .attemptTimeout, lift: lift,
-                    events: events, isSafeToRepeat: isSafeToRepeat))
+            let safety = safety ?? RepeatSafety(isSafeToRepeat)
+            let timed = TimeLimitSubscription<Upstream, Context, S>(
+                downstream: subscriber, scheduler: scheduler, limit: timeout, kind: .attemptTimeout, lift: lift,
+                events: events, safety: safety)
+            safety.bound { upstream.receive(subscriber: timed) }
         }
     }
 }

@@ -176,6 +176,87 @@ struct RepeatSafetyTests {
         #expect(calls(safe: true).0 == 3)
     }
 
+    // MARK: A request that says it is not safe to repeat
+
+    /// `publisher`, saying when subscribed that its call is not safe to repeat, as
+    /// StreamsNetworking's request publishers do for a POST without an `Idempotency-Key`.
+    func declaring<P: Publisher>(_ publisher: P) -> Deferred<P> {
+        Deferred {
+            RepeatSafety.declareNotSafe()
+            return publisher
+        }
+    }
+
+    @Test func aRequestThatSaysItIsNotSafeToRepeatIsNotRetriedAfterItsAttemptTimesOutUntold() {
+        let scheduler = TestScheduler()
+        let backend = ScriptedBackend([.hang, .value], scheduler: scheduler)
+        let subscriber = Guarded()
+        declaring(backend.publisher).map { $0 }.resilient(Self.timedRetry, scheduler: scheduler).subscribe(subscriber)
+        scheduler.advance(by: .seconds(60))
+        #expect(backend.callCount == 1)
+        #expect(subscriber.failure == .attemptTimedOut(AttemptTimeoutError(timeout: .seconds(1), isSafeToRepeat: false)))
+    }
+
+    @Test func aRequestThatSaysItIsNotSafeToRepeatIsNeverHedgedUntold() {
+        let scheduler = TestScheduler()
+        let backend = ScriptedBackend([.hang, .value], scheduler: scheduler)
+        let subscriber = Guarded()
+        let policy = ResiliencePolicy(hedging: Hedging(maxAttempts: 3, delay: .seconds(1)))
+        declaring(backend.publisher).resilient(policy, scheduler: scheduler).subscribe(subscriber)
+        scheduler.advance(by: .seconds(10))
+        #expect(backend.callTimes == [.seconds(0)])
+        subscriber.cancel()
+    }
+
+    @Test func theOperatorsOnTheirOwnHearARequestThatIsNotSafeToRepeat() {
+        let scheduler = TestScheduler()
+        let timed = ScriptedBackend([.hang], scheduler: scheduler)
+        let retried = Guarded()
+        declaring(timed.publisher)
+            .attemptTimeout(.seconds(1), scheduler: scheduler)
+            .retry(2, backoff: .immediate, scheduler: scheduler)
+            .subscribe(retried)
+        let hedgedBackend = ScriptedBackend([.hang, .value], scheduler: scheduler)
+        let hedged = TestSubscriber<Int, BackendError>()
+        declaring(hedgedBackend.publisher).hedge(maxAttempts: 3, delay: .seconds(1), scheduler: scheduler).subscribe(hedged)
+        scheduler.advance(by: .seconds(10))
+        #expect(timed.callCount == 1)
+        #expect(retried.failure == .attemptTimedOut(AttemptTimeoutError(timeout: .seconds(1), isSafeToRepeat: false)))
+        #expect(hedgedBackend.callCount == 1)
+        hedged.cancel()
+    }
+
+    @MainActor @Test func anAsyncCallWhoseRequestSaysItIsNotSafeToRepeatIsNeitherHedgedNorRepeated() async {
+        let scheduler = TestScheduler()
+        let clock = TestClock(scheduler: scheduler)
+        let policy = ResiliencePolicy(hedging: Hedging(maxAttempts: 2, delay: .seconds(1)), attemptTimeout: .seconds(3))
+        let attempts = Locked(0)
+        let thrown = Locked<(any Error)?>(nil)
+        let task = Task { @MainActor in
+            do {
+                _ = try await ResiliencePipeline(policy).execute(clock: clock) { _ in
+                    attempts.withLock { $0 += 1 }
+                    RepeatSafety.declareNotSafe()
+                    try await clock.sleep(for: .seconds(10))
+                    return 1
+                }
+            } catch {
+                thrown.withLock { $0 = error }
+            }
+        }
+        // The hedge's delay, the attempt timeout and the attempt's own sleep.
+        while scheduler.scheduledCount < 3 { await Task.yield() }
+        await clock.advance(by: .seconds(1))
+        #expect(attempts.withLock { $0 } == 1)
+        await clock.advance(by: .seconds(2))
+        // A hedged copy would still be running: wait a bounded while, never for it.
+        for _ in 0..<1000 where thrown.withLock({ $0 }) == nil { await Task.yield() }
+        let error = thrown.withLock { $0 } as? AttemptTimeoutError
+        #expect(error == AttemptTimeoutError(timeout: .seconds(3), isSafeToRepeat: false))
+        #expect(attempts.withLock { $0 } == 1)
+        task.cancel()
+    }
+
     @Test func theAttemptTimeoutErrorSaysWhetherItMayBeRepeated() {
         #expect(AttemptTimeoutError(timeout: .seconds(1)).category == .retryable)
         #expect(AttemptTimeoutError(timeout: .seconds(1), isSafeToRepeat: false).category == .nonRetryable)
