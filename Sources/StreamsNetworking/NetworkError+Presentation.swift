@@ -31,7 +31,7 @@ extension NetworkError: PresentableError, LocalizedError {
                 "Cannot Reach the Server"
             }
         case .invalidResponse, .decoding, .unexpectedStatus: "Unexpected Response"
-        case .validation: "Please Check Your Input"
+        case .validation: "Invalid User Input"
         case .requiresLogin: "Signed Out"
         case .forbidden: "Not Allowed"
         case .notFound: "Not Found"

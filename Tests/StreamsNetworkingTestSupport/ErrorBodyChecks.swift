@@ -95,8 +95,8 @@ enum ErrorBodyChecks {
     }
 
     static let statusCases: [StatusCase] = [
-        .init(status: 400, name: "validation", category: .nonRetryable, title: "Please Check Your Input"),
-        .init(status: 422, name: "validation", category: .nonRetryable, title: "Please Check Your Input"),
+        .init(status: 400, name: "validation", category: .nonRetryable, title: "Invalid User Input"),
+        .init(status: 422, name: "validation", category: .nonRetryable, title: "Invalid User Input"),
         .init(status: 401, name: "requiresLogin", category: .requiresLogout, title: "Signed Out"),
         .init(status: 403, name: "forbidden", category: .nonRetryable, title: "Not Allowed"),
         .init(status: 404, name: "notFound", category: .nonRetryable, title: "Not Found"),

@@ -105,7 +105,7 @@ struct TypedPipelineTests {
         #expect(notFound.options == ["OK"])
 
         let invalid = try #require(try Self.presentation(422, body: #"{"errors":{"name":"is taken"}}"#))
-        #expect(invalid.title == "Please Check Your Input" && invalid.source == .invalidUserInput)
+        #expect(invalid.title == "Invalid User Input" && invalid.source == .invalidUserInput)
 
         let broken = try #require(try Self.presentation(200, body: "<html>"))
         #expect(broken.title == "Unexpected Response")

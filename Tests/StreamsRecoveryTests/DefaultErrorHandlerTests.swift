@@ -57,8 +57,8 @@ struct DefaultErrorHandlerTests {
         let presentation = handler.defaultPresentation(for: TooShort())
         #expect(presentation.message == "User names need at least 4 characters.")
         #expect(presentation.source == .invalidUserInput)
-        #expect(presentation.title == "Please Check Your Input")
-        #expect(presentation.description == "Please Check Your Input: User names need at least 4 characters. [OK (recommended)]")
+        #expect(presentation.title == "Invalid User Input")
+        #expect(presentation.description == "Invalid User Input: User names need at least 4 characters. [OK (recommended)]")
     }
 
     @Test func healableErrorsBringTheirOwnOptions() {
@@ -77,7 +77,10 @@ struct DefaultErrorHandlerTests {
             let errorDescription = "An unexpected data inconsistency has occurred. App execution can not be continued."
         }
         let reported = Log<String>()
-        let handler = DefaultErrorHandler(onFatalError: { reported.append(String(describing: $0)) })
+        // Kept running, so that the test can see what the hook got (the default ends the
+        // process: ArticleBehaviourTests).
+        let handler = DefaultErrorHandler(
+            onFatalError: { reported.append(String(describing: $0)) }, whenFatalErrorIsConfirmed: .keepRunning)
         let presentation = handler.defaultPresentation(for: UnexpectedNilFatalError())
         #expect(presentation.title == "Something Went Wrong")
         #expect(presentation.message == "An unexpected data inconsistency has occurred. App execution can not be continued.")
@@ -150,24 +153,29 @@ struct DefaultErrorHandlerTests {
     @Test func foundationRecoverableErrorsPresentTheirOptions() {
         struct Offline: RecoverableError {
             let attempts: Log<Int>
-            var recoveryOptions: [String] { ["Go Online", "Stay Offline"] }
+            var recoveryOptions: [String] { ["Stay Offline", "Go Online"] }
             func attemptRecovery(optionIndex: Int) -> Bool {
                 attempts.append(optionIndex)
-                return optionIndex == 0
+                return optionIndex == 1
             }
         }
         let attempts = Log<Int>()
         let presentation = handler.defaultPresentation(for: Offline(attempts: attempts))
-        #expect(presentation.titles == ["Go Online", "Stay Offline"])
-        #expect(presentation.options.map(\.role) == [.recommended, .normal])
-        #expect(presentation.options.map { $0.choose() } == [.tryAgain, .fail])
+        #expect(presentation.titles == ["Stay Offline", "Go Online"])
+        #expect(presentation.options.map(\.role) == [.cancel, .normal])
+        // The attempter went online itself: the pipeline ends quietly.
+        #expect(presentation.options.map { $0.choose() } == [.fail, .cancel])
         #expect(attempts.items == [0, 1])
+        // An attempter that only prepares: the pipeline tries again.
+        let preparing = DefaultErrorHandler(recoveryAttempter: .preparesRetry)
+        #expect(
+            preparing.defaultPresentation(for: Offline(attempts: attempts)).options.map { $0.choose() } == [.fail, .tryAgain])
     }
 
     @Test func everySourceHasATitle() {
         #expect(
             ErrorSource.allCases.map(\.defaultTitle) == [
-                "Please Check Your Input", "Something Went Wrong", "Service Unavailable", "Unexpected Response",
+                "Invalid User Input", "Something Went Wrong", "Service Unavailable", "Unexpected Response",
             ])
     }
 }

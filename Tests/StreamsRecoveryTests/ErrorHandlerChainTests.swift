@@ -22,7 +22,7 @@ struct ErrorHandlerChainTests {
         let chain = ErrorHandlerChain([general]).prepending(specific)
         let presentation = chain.presentation(for: FormError(hint: "Names need 4 letters."))
         #expect(presentation.message == "Names need 4 letters.")
-        #expect(presentation.title == "Please Check Your Input")
+        #expect(presentation.title == "Invalid User Input")
         #expect(asked.items == ["specific"])
     }
 

@@ -18,7 +18,7 @@ struct ErrorRouterTests {
 
     @Test func aUserFacingErrorGivesItsSourcesTitleAndItsMessage() {
         let presentation = ErrorHandlerChain().presentation(for: PasswordValidationError())
-        #expect(presentation.title == "Please Check Your Input")
+        #expect(presentation.title == "Invalid User Input")
         #expect(presentation.message == "Your password confirmation didn't match your password. Please try again.")
         #expect(presentation.titles == ["OK"])
     }
@@ -39,7 +39,7 @@ struct ErrorRouterTests {
         let (router, shown) = router()
         router.do { throw PasswordValidationError() }
         router.do {}
-        #expect(shown.items.map(\.title) == ["Please Check Your Input"])
+        #expect(shown.items.map(\.title) == ["Invalid User Input"])
         let image: Int? = router.do { throw SimpleError(source: .externalSystemUnavailable, message: "Offline.") }
         #expect(image == nil)
         #expect(router.do { 7 } == 7)
@@ -74,6 +74,6 @@ struct ErrorRouterTests {
         let (router, _) = router(chain)
         router.handle(PasswordValidationError())
         router.handle(RequestError.timedOut)
-        #expect(logged.items == ["PasswordValidationError -> Please Check Your Input", "RequestError -> Service Unavailable"])
+        #expect(logged.items == ["PasswordValidationError -> Invalid User Input", "RequestError -> Service Unavailable"])
     }
 }

@@ -131,7 +131,7 @@ public struct CatalogDemo: Sendable {
         if case .failure(.validation(let failure))? = invalid {
             let fields = failure.fieldErrors.map { "\($0.field ?? "?") \($0.message)" }
             expect(
-                fields == ["/quantity must be at least 1"] && invalidShown.titles == ["Please Check Your Input"],
+                fields == ["/quantity must be at least 1"] && invalidShown.titles == ["Invalid User Input"],
                 "POST /orders with quantity 0: \(fields), shown \(invalidShown.text)")
         } else {
             expect(false, "POST /orders with quantity 0: \(String(describing: invalid))")

@@ -41,7 +41,7 @@ public final class MungoHealerArticle: Sendable {
     public let presenter: RecordingPresenter
     /// The error log (`AlertLogErrorHandler`'s `logError`).
     public var log: [String] { record.log.withLock { $0 } }
-    /// Whether the fatal hook ran (where MungoHealer would end the app).
+    /// Whether the fatal hook ran (before the process ends, unless it keeps running).
     public var fatalHookRan: Bool { record.fatalHookRan.load(ordering: .relaxed) }
     /// How many times the avatar was fetched.
     public var avatarFetches: Int { record.fetches.load(ordering: .relaxed) }
@@ -60,11 +60,18 @@ public final class MungoHealerArticle: Sendable {
     /// `mungo`.
     private let mungo: ErrorRouter
 
-    /// The app's set-up (`configureMungoHealer()`): an alert handler that logs every error.
-    public init(answers: [String] = [], print: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// The app's set-up (`configureMungoHealer()`): an alert handler that logs every error. A
+    /// confirmed fatal error ends the process, as in MungoHealer, unless `whenFatalErrorIsConfirmed`
+    /// is `.keepRunning`.
+    public init(
+        answers: [String] = [], whenFatalErrorIsConfirmed: FatalErrorPolicy = .endProcess,
+        print: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         let presenter = RecordingPresenter(answers: answers, print: print)
         let record = Record()
-        let fallback = DefaultErrorHandler(onFatalError: { _ in record.fatalHookRan.store(true, ordering: .relaxed) })
+        let fallback = DefaultErrorHandler(
+            onFatalError: { _ in record.fatalHookRan.store(true, ordering: .relaxed) },
+            whenFatalErrorIsConfirmed: whenFatalErrorIsConfirmed)
         let chain = ErrorHandlerChain(fallback: fallback).logging { error, _ in
             let line = "Error: \((error as? any UserFacingError)?.errorDescription ?? String(describing: error))"
             record.log.withLock { $0.append(line) }

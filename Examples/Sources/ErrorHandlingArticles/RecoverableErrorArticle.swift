@@ -17,10 +17,11 @@ public enum RecoverableErrorArticle {
         public var errorDescription: String? { "Upload Failed" }
         public var failureReason: String? { "The server did not answer in time." }
         public var recoverySuggestion: String? { "Check your connection, then try again." }
-        public var recoveryOptions: [String] { ["Try Again", "Cancel"] }
+        public var recoveryOptions: [String] { ["Cancel", "Try Again"] }
 
-        /// "Try Again" recovers (the upload is sent again); "Cancel" does not.
-        public func attemptRecovery(optionIndex: Int) -> Bool { optionIndex == 0 }
+        /// "Try Again" recovers: the upload may be sent again, by the pipeline (see the
+        /// `.preparesRetry` attempter below); "Cancel", option 0, does not.
+        public func attemptRecovery(optionIndex: Int) -> Bool { optionIndex == 1 }
     }
 
     /// What happened to the upload.
@@ -44,6 +45,7 @@ public enum RecoverableErrorArticle {
         let shown = Mutex<[String]>([])
         let events = Mutex<[String]>([])
         let presenter = RecordingPresenter(answers: answers, print: print)
+        let chain = ErrorHandlerChain(fallback: DefaultErrorHandler(recoveryAttempter: .preparesRetry))
         let upload = Deferred { () -> AnyPublisher<String, UploadError> in
             let number = uploads.withLock { uploads in
                 uploads.append(scheduler.now.description)
@@ -59,7 +61,7 @@ public enum RecoverableErrorArticle {
         let subscription =
             upload
             .minimumDuration(.seconds(1), scheduler: scheduler)
-            .recover(through: ErrorHandlerChain()) { presentation in
+            .recover(through: chain) { presentation in
                 shown.withLock { $0.append("\(scheduler.now) \(presentation.title): \(presentation.message)") }
                 return presenter.ask(presentation)
             }

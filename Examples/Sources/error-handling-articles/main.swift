@@ -24,7 +24,9 @@ let upload = RecoverableErrorArticle.upload(failures: 1, answers: ["Try Again"],
 print("  -> uploads started at \(upload.uploads.joined(separator: ", "))\n")
 
 print("3. MungoHealer: errors that heal, a router for do/catch, an alert handler that logs\n")
-let app = MungoHealerArticle(answers: ["OK", "Try Again", "OK", "OK"], print: say)
+// Kept running so that the console can go on after the fatal error; by default, as in
+// MungoHealer, confirming it ends the process.
+let app = MungoHealerArticle(answers: ["OK", "Try Again", "OK", "OK"], whenFatalErrorIsConfirmed: .keepRunning, print: say)
 print("Logging in without a password")
 _ = app.login(userName: "ann", password: "", apiToken: { _, _ in "token" })
 print("Loading the avatar while the network is down once")
@@ -34,4 +36,4 @@ print("Confirming a password that does not match")
 app.confirm(password: "secret", confirmation: "secert")
 print("Reading settings that are not there")
 app.readSettings()
-print("  -> the fatal hook ran: \(app.fatalHookRan) (where MungoHealer would end the app)")
+print("  -> the fatal hook ran: \(app.fatalHookRan) (by default the process would end here, as in MungoHealer)")

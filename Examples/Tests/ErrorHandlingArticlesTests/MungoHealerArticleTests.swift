@@ -13,9 +13,9 @@ struct MungoHealerArticleTests {
         #expect(app.login(userName: "ann", password: "x", apiToken: { _, _ in "token" }) == "token")
         #expect(
             app.presenter.shown == [
-                Shown(title: "Please Check Your Input", message: "Please enter a username.", options: ["OK"]),
-                Shown(title: "Please Check Your Input", message: "Please enter a password.", options: ["OK"]),
-                Shown(title: "Please Check Your Input", message: "Username and password did not match.", options: ["OK"]),
+                Shown(title: "Invalid User Input", message: "Please enter a username.", options: ["OK"]),
+                Shown(title: "Invalid User Input", message: "Please enter a password.", options: ["OK"]),
+                Shown(title: "Invalid User Input", message: "Username and password did not match.", options: ["OK"]),
             ])
         #expect(
             app.log == [
@@ -45,13 +45,13 @@ struct MungoHealerArticleTests {
         #expect(
             app.presenter.shown == [
                 Shown(
-                    title: "Please Check Your Input",
+                    title: "Invalid User Input",
                     message: "Your password confirmation didn't match your password. Please try again.", options: ["OK"])
             ])
     }
 
     @Test func aFatalErrorShowsItsMessageThenRunsTheFatalHook() {
-        let app = MungoHealerArticle()
+        let app = MungoHealerArticle(whenFatalErrorIsConfirmed: .keepRunning)
         app.readSettings()
         #expect(
             app.presenter.shown == [
@@ -62,5 +62,13 @@ struct MungoHealerArticleTests {
             ])
         #expect(app.fatalHookRan)
         #expect(app.log == ["Error: An unexpected data inconsistency has occurred. App execution can not be continued."])
+    }
+
+    @Test func aConfirmedFatalErrorEndsTheApp() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            MungoHealerArticle().readSettings()
+        }
+        let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(errors.contains("UnexpectedNilFatalError"))
     }
 }

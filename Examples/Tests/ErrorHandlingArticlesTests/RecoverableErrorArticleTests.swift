@@ -7,7 +7,8 @@ struct RecoverableErrorArticleTests {
         let presentation = RecoverableErrorArticle.presentation
         #expect(presentation.title == "Upload Failed")
         #expect(presentation.message == "The server did not answer in time. Check your connection, then try again.")
-        #expect(presentation.options.map(\.title) == ["Try Again", "Cancel"])
+        #expect(presentation.options.map(\.title) == ["Cancel", "Try Again"])
+        #expect(presentation.options.map(\.role) == [.cancel, .normal])
     }
 
     @Test func aFastFailureIsShownAtTheMinimumRequestTimeAndAFastSuccessArrivesThen() {

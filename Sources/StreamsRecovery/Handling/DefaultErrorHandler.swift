@@ -4,10 +4,13 @@ import Streams
 /// The last handler of every chain: it presents any error.
 ///
 /// The options, in this order:
-/// 1. a ``FatalError``: "OK", which runs `onFatalError`;
+/// 1. a ``FatalError``: "OK", which runs `onFatalError` and then, by default, ends the process
+///    with a message that names the error (`whenFatalErrorIsConfirmed: .keepRunning` keeps it
+///    running: the stream fails with the error);
 /// 2. a ``HealableError``: its own `healingOptions` (none: a single "Dismiss", and a warning
 ///    through `warn`);
-/// 3. a Foundation `RecoverableError` with recovery options: those options;
+/// 3. a Foundation `RecoverableError` with recovery options: those options, the first in the
+///    cancel role (see ``RecoveryOption/options(for:attempter:)`` and `recoveryAttempter`);
 /// 4. anything else by its `ErrorCategory`:
 ///    - `.retryable`: "Try Again" and "Cancel", unless the server asked to wait longer than
 ///      `retryAfterLimit` (then "OK": trying again at once cannot help);
@@ -17,8 +20,9 @@ import Streams
 ///
 /// The title and message come from the error (see ``UserFacingError``; a `PresentableError`
 /// gives both; a `LocalizedError` with a `failureReason` or `recoverySuggestion` gives its
-/// `errorDescription` as the title and those as the message), or else from its source and a
-/// general sentence for its category; never from the error's code-level `description`. The
+/// `errorDescription` as the title and those, joined as sentences, as the message), or else from
+/// `genericText`: by default its source's title and a general sentence for its category
+/// (``GenericErrorText``); never from the error's code-level `description`. The
 /// source is the error's own (``ErrorSourceProviding``, or a `PresentableError`'s origin), or:
 /// retryable → external system unavailable, requires logout → external system behaved
 /// unexpectedly, otherwise internal inconsistency.
@@ -30,8 +34,17 @@ import Streams
 public struct DefaultErrorHandler: ErrorHandler {
     /// Ends the session, for errors that require logging out.
     public var logOut: @Sendable () -> Void
-    /// Runs once the user has seen a ``FatalError``.
+    /// Runs once the user has confirmed a ``FatalError``, before `whenFatalErrorIsConfirmed`
+    /// applies: the place to log, save or report.
     public var onFatalError: @Sendable (any Error) -> Void
+    /// Whether the process ends once a ``FatalError`` is confirmed (the default) or keeps
+    /// running.
+    public var whenFatalErrorIsConfirmed: FatalErrorPolicy
+    /// The title and message of an error that gives none of its own.
+    public var genericText: GenericErrorText
+    /// What the attempter of a Foundation `RecoverableError` does when it succeeds: retries
+    /// itself (the default: the pipeline ends quietly) or prepares the pipeline's retry.
+    public var recoveryAttempter: RecoveryAttempter
     /// A retryable error whose server asks to wait longer than this gets "OK" instead of "Try
     /// Again". Defaults to `RetryAfter.defaultLimit`, the automatic retry's limit too.
     public var retryAfterLimit: Duration
@@ -45,16 +58,23 @@ public struct DefaultErrorHandler: ErrorHandler {
     ///
     /// ```swift
     /// let handler = DefaultErrorHandler(logOut: { session.end() }, warn: { logger.warning("\($0)") })
+    /// let server = DefaultErrorHandler(whenFatalErrorIsConfirmed: .keepRunning, genericText: .plain)
     /// ```
     public init(
         logOut: @escaping @Sendable () -> Void = {},
         onFatalError: @escaping @Sendable (any Error) -> Void = { _ in },
+        whenFatalErrorIsConfirmed: FatalErrorPolicy = .endProcess,
+        genericText: GenericErrorText = .byCategory,
+        recoveryAttempter: RecoveryAttempter = .retriesItself,
         retryAfterLimit: Duration = RetryAfter.defaultLimit,
         whenLogoutIsRequired: LogoutPolicy = .automatic,
         warn: @escaping @Sendable (String) -> Void = DefaultErrorHandler.writeToStandardError
     ) {
         self.logOut = logOut
         self.onFatalError = onFatalError
+        self.whenFatalErrorIsConfirmed = whenFatalErrorIsConfirmed
+        self.genericText = genericText
+        self.recoveryAttempter = recoveryAttempter
         self.retryAfterLimit = retryAfterLimit
         self.whenLogoutIsRequired = whenLogoutIsRequired
         self.warn = warn
@@ -85,29 +105,38 @@ public struct DefaultErrorHandler: ErrorHandler {
                 warn("\(type(of: error)) has no healing options; it is presented with a single \"Dismiss\" instead.")
             }
         } else if let recoverable = error as? any RecoverableError, !recoverable.recoveryOptions.isEmpty {
-            options = RecoveryOption.options(for: recoverable)
+            options = RecoveryOption.options(for: recoverable, attempter: recoveryAttempter)
         } else {
             options = categoryOptions(for: error, category: category)
             if category == .requiresLogout, whenLogoutIsRequired == .automatic { automaticChoice = options.first }
         }
+        let genericTitle = genericText.title ?? (category == .requiresLogout ? "Signed Out" : nil)
         return ErrorPresentation(
             source: ownSource ?? Self.source(for: category),
-            title: text.title ?? (ownSource == nil && category == .requiresLogout ? "Signed Out" : nil),
-            message: text.message ?? Self.message(for: category),
+            title: text.title ?? (ownSource == nil ? genericTitle : nil),
+            message: text.message ?? genericText.message ?? Self.message(for: category),
             options: options,
             automaticChoice: automaticChoice)
     }
 
-    /// A ``FatalError``: its own title and message, and "OK", which runs `onFatalError`.
+    /// A ``FatalError``: its own title and message, and "OK", which runs `onFatalError` and then
+    /// ends the process, unless it is to keep running.
     private func fatalPresentation(for error: any Error, source: ErrorSource?, text: PresentationText) -> ErrorPresentation {
-        let report = onFatalError
+        let (report, policy) = (onFatalError, whenFatalErrorIsConfirmed)
+        let message = text.message ?? "The app ran into a problem it cannot recover from."
         return ErrorPresentation(
             source: source ?? .internalInconsistency,
             title: text.title,
-            message: text.message ?? "The app ran into a problem it cannot recover from.",
+            message: message,
             options: [
                 RecoveryOption(title: "OK", role: .recommended) {
                     report(error)
+                    if policy == .endProcess {
+                        fatalError(
+                            "StreamsRecovery: the user confirmed the fatal error \(type(of: error)) (\(message)), and a "
+                                + "confirmed FatalError ends the process (DefaultErrorHandler(whenFatalErrorIsConfirmed: "
+                                + ".keepRunning) keeps it running)")
+                    }
                     return .fail
                 }
             ])

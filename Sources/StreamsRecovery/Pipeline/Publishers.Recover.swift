@@ -9,7 +9,9 @@ extension Publisher {
     /// (or none: the presenter's publisher ends without a value) lets the error through. The
     /// option's action runs first. A presentation with an
     /// ``ErrorPresentation/automaticChoice`` (an expired session, by default) is not presented:
-    /// that option is taken at once.
+    /// that option is taken at once. An option that makes the new attempt itself ends the stream
+    /// quietly instead of subscribing again, so that one choice is one request: a Foundation
+    /// `RecoverableError` whose attempter succeeded, by default (see ``RecoveryAttempter``).
     ///
     /// "Try Again" is one new attempt: when the upstream retries by itself (it ends in
     /// `retry(_:when:backoff:...)`, `retry(_:)` or `minimumDuration` over one of them: see

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// struct NameTaken: ErrorSourceProviding { var source: ErrorSource { .invalidUserInput } }
-/// ErrorSource.invalidUserInput.defaultTitle   // "Please Check Your Input"
+/// ErrorSource.invalidUserInput.defaultTitle   // "Invalid User Input"
 /// ```
 public enum ErrorSource: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The user entered something the app cannot accept: they can fix it.
@@ -15,14 +15,15 @@ public enum ErrorSource: Sendable, Hashable, CaseIterable, CustomStringConvertib
     /// A server or device answered, but not as the app expects (a changed API, bad data).
     case externalSystemBehavedUnexpectedly
 
-    /// A title for a message about an error from this source.
+    /// A title for a message about an error from this source: MungoHealer's "Invalid User
+    /// Input" for invalid user input, Streams' own words for the others.
     ///
     /// ```swift
     /// ErrorSource.externalSystemUnavailable.defaultTitle   // "Service Unavailable"
     /// ```
     public var defaultTitle: String {
         switch self {
-        case .invalidUserInput: "Please Check Your Input"
+        case .invalidUserInput: "Invalid User Input"
         case .internalInconsistency: "Something Went Wrong"
         case .externalSystemUnavailable: "Service Unavailable"
         case .externalSystemBehavedUnexpectedly: "Unexpected Response"

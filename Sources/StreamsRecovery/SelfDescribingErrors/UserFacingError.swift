@@ -10,7 +10,7 @@
 ///     let errorDescription = "Your password confirmation didn't match your password. Please try again."
 ///     let source = ErrorSource.invalidUserInput
 /// }
-/// chain.presentation(for: PasswordMismatch()).title   // "Please Check Your Input"
+/// chain.presentation(for: PasswordMismatch()).title   // "Invalid User Input"
 /// ```
 public protocol UserFacingError: ErrorSourceProviding {
     /// What happened, in the user's words: the presentation's message.
