@@ -9,8 +9,19 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     let clock: C
     let isSafeToRepeat: Bool
     let operation: @Sendable (ResilienceAttempt) async throws -> Value
+    /// The call's events: the pipeline's, telling the call's attempt and request.
+    let events: ResilienceEvents
 
-    private var events: ResilienceEvents { pipeline.events }
+    init(
+        pipeline: ResiliencePipeline, clock: C, isSafeToRepeat: Bool, request: ResilienceRequestIdentity?,
+        operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) {
+        self.pipeline = pipeline
+        self.clock = clock
+        self.isSafeToRepeat = isSafeToRepeat
+        self.operation = operation
+        events = pipeline.events.forCall(request: request)
+    }
     /// Where the clock stands on the time line the shared breaker and limiters compare.
     private var now: Duration { clock.now.timelineOffset }
 
@@ -25,7 +36,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
     private func takeToken(from limiter: RateLimiter) async throws {
-        try await admitted(limiter.acquire(at: now), givingBack: limiter.refund)
+        try await admitted(limiter.acquire(at: now, during: events), givingBack: limiter.refund)
     }
 
     /// Waits as a timed gate's `admission` says, or throws its refusal; a cancel during the wait
@@ -49,7 +60,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// A permit now, after a wait in the queue, or its refusal.
     private func takePermit(from limiter: ConcurrencyLimiter) async throws {
         let waiter = AsyncPermitWaiter(limiter: limiter)
-        switch limiter.acquire(waiter) {
+        switch limiter.acquire(waiter, during: events) {
         case .permit:
             return
         case .reject(let refusal):
@@ -110,7 +121,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         guard isSafeToRepeat, hedging.maxAttempts > 1 else {
             return try await paced(ResilienceAttempt(number: number, hedge: 0))
         }
-        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock).run { hedge in
+        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, events: events).run { hedge in
             try await paced(ResilienceAttempt(number: number, hedge: hedge))
         }
     }
@@ -119,7 +130,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// server's instant (a cancel ends the wait and gives the place back), or refused.
     private func paced(_ attempt: ResilienceAttempt) async throws -> Value {
         guard let limiter = pipeline.pushbackLimiter else { return try await guarded(attempt) }
-        try await admitted(limiter.acquire(at: now), givingBack: limiter.cancelledWaiting)
+        try await admitted(limiter.acquire(at: now, during: events), givingBack: limiter.cancelledWaiting)
         defer { limiter.finished() }
         return try await guarded(attempt)
     }
@@ -130,19 +141,19 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func guarded(_ attempt: ResilienceAttempt) async throws -> Value {
         guard let breaker = pipeline.circuitBreaker else { return try await timed(attempt) }
         let ticket: CircuitTicket
-        switch breaker.acquire(at: now) {
+        switch breaker.acquire(at: now, during: events) {
         case .permit(let permitted), .permitAndNotify(let permitted): ticket = permitted
         case .reject(let refusal): throw refusal
         }
         do {
             let value = try await timed(attempt)
-            breaker.record(ticket, failed: false, at: now)
+            breaker.record(ticket, failed: false, at: now, during: events)
             return value
         } catch {
             if Task.isCancelled {
                 breaker.release(ticket)
             } else {
-                breaker.record(ticket, failed: pipeline.policy.breakerCounts(error), at: now)
+                breaker.record(ticket, failed: pipeline.policy.breakerCounts(error), at: now, during: events)
             }
             throw error
         }

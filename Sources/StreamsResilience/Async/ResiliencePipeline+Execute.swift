@@ -25,6 +25,9 @@ extension ResiliencePipeline {
     /// effect; a refusal (open circuit, limiter) is still retried, since the operation did not
     /// run. The operation's own errors are retried as their categories say.
     ///
+    /// `request` names the call's request (its method and origin) in every event of the call
+    /// (see ``ResilienceEventContext``).
+    ///
     /// ```swift
     /// let payments = ResiliencePipeline(.standardHTTP)
     /// let receipt = try await payments.execute { attempt in
@@ -33,12 +36,13 @@ extension ResiliencePipeline {
     /// ```
     @inlinable
     public func execute<Value: Sendable>(
-        isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value {
-        try await execute(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, operation)
+        try await execute(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, request: request, operation)
     }
 
-    /// `execute(isSafeToRepeat:_:)` reading time from `clock`: StreamsTesting's `TestClock` in a
+    /// `execute(isSafeToRepeat:request:_:)` reading time from `clock`: StreamsTesting's `TestClock` in a
     /// test (virtual time, shared with a `TestScheduler`), or another clock whose instants are
     /// on the time line of the publishers that share the pipeline.
     ///
@@ -49,7 +53,8 @@ extension ResiliencePipeline {
     /// ```
     @inlinable
     public func execute<C: Clock, Value: Sendable>(
-        clock: C, isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        clock: C, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
         // With no stage but the retry and nothing that reads the clock, the first attempt is
         // made here, in the caller's specialised code, as the stages would make it; their set-up
@@ -57,7 +62,7 @@ extension ResiliencePipeline {
         // failure. See "The async face" in Docs/Performance.md.
         switch asyncShortcut {
         case .everyStage:
-            return try await runStages(clock: clock, isSafeToRepeat: isSafeToRepeat, operation)
+            return try await runStages(clock: clock, isSafeToRepeat: isSafeToRepeat, request: request, operation)
         case .singleAttempt:
             try Task.checkCancellation()
             return try await operation(ResilienceAttempt(number: 1, hedge: 0))
@@ -80,9 +85,12 @@ extension ResiliencePipeline {
     /// Every stage of the policy around `operation`.
     @usableFromInline
     func runStages<C: Clock, Value: Sendable>(
-        clock: C, isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        clock: C, isSafeToRepeat: Bool, request: ResilienceRequestIdentity?,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation).run()
+        try await AsyncExecution(
+            pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, request: request, operation: operation
+        ).run()
     }
 
     /// The policy's retry, after `execute`'s first attempt (the policy has no other stage)
@@ -93,7 +101,7 @@ extension ResiliencePipeline {
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable, clock: C,
         isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, operation: operation)
+        try await AsyncExecution(pipeline: self, clock: clock, isSafeToRepeat: isSafeToRepeat, request: nil, operation: operation)
             .retried(afterFirstFailure: failure, using: &random)
     }
 }

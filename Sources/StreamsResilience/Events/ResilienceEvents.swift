@@ -4,6 +4,10 @@ import Streams
 /// in one place: hand the same value to the breakers, limiters, timeouts, retries and hedges of
 /// a pipeline.
 ///
+/// Each event comes with its ``ResilienceEventContext``: the operation (the pipeline's name or
+/// registry key), the attempt it happened in and the call's request (its method and origin),
+/// as far as they are known where it happened.
+///
 /// The observer is called synchronously, on the thread where the event happens, outside every
 /// lock; it must be quick and thread-safe. With ``none`` (the default everywhere) an event costs
 /// one check of an optional and is never built.
@@ -18,14 +22,20 @@ import Streams
 /// ```
 public struct ResilienceEvents: Sendable {
     @usableFromInline
-    let observer: (@Sendable (ResilienceEvent) -> Void)?
+    let observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?
+    /// The name of the operation the events are told for.
+    @usableFromInline
+    let operation: String?
+    /// The call the events are told for, when they belong to one.
+    @usableFromInline
+    let call: ResilienceCall?
 
     /// No observer: events are not built.
     ///
     /// ```swift
     /// let quiet = CircuitBreaker(events: .none)
     /// ```
-    public static let none = ResilienceEvents(observer: nil)
+    public static let none = ResilienceEvents(observer: nil, operation: nil, call: nil)
 
     /// Tells `observer` every event.
     ///
@@ -33,11 +43,27 @@ public struct ResilienceEvents: Sendable {
     /// let events = ResilienceEvents { print($0) }
     /// ```
     public init(_ observer: @escaping @Sendable (ResilienceEvent) -> Void) {
-        self.observer = observer
+        self.init(observer: { event, _ in observer(event) }, operation: nil, call: nil)
     }
 
-    init(observer: (@Sendable (ResilienceEvent) -> Void)?) {
+    /// Tells `observer` every event with its context: the operation, the attempt and the
+    /// request it happened for.
+    ///
+    /// ```swift
+    /// let events = ResilienceEvents { event, context in
+    ///     logger.info("\(context): \(event)")   // payments attempt 2 POST https://pay.example.com:443: …
+    /// }
+    /// ```
+    public init(_ observer: @escaping @Sendable (ResilienceEvent, ResilienceEventContext) -> Void) {
+        self.init(observer: observer, operation: nil, call: nil)
+    }
+
+    init(
+        observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?, operation: String?, call: ResilienceCall?
+    ) {
         self.observer = observer
+        self.operation = operation
+        self.call = call
     }
 
     /// Whether an observer listens: without one, no event is built.
@@ -48,10 +74,45 @@ public struct ResilienceEvents: Sendable {
     @inlinable
     public var isObserved: Bool { observer != nil }
 
+    /// The same observer, its events told for the operation `name` (a ``ResiliencePipeline``
+    /// names its events so).
+    ///
+    /// ```swift
+    /// let paymentsEvents = events.named("payments")
+    /// ```
+    public func named(_ name: String?) -> ResilienceEvents {
+        ResilienceEvents(observer: observer, operation: name ?? operation, call: call)
+    }
+
+    /// The events of one call for `request`: each tells the call's attempt and request. The
+    /// same value when nobody listens, so that a call costs nothing more.
+    func forCall(request: ResilienceRequestIdentity?) -> ResilienceEvents {
+        guard observer != nil else { return self }
+        return ResilienceEvents(observer: observer, operation: operation, call: ResilienceCall(request: request))
+    }
+
     /// Tells the observer the event `make` builds; builds nothing without an observer.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent) {
-        if let observer { observer(make()) }
+        if let observer { tell(make(), to: observer, in: call, operation: operation) }
+    }
+
+    /// Tells this observer the event `make` builds, in the context of `call`'s events (a shared
+    /// breaker's or limiter's event, during a call of a pipeline); builds nothing without an
+    /// observer.
+    @inlinable
+    func emit(_ make: @autoclosure () -> ResilienceEvent, during call: ResilienceEvents?) {
+        guard let observer else { return }
+        tell(make(), to: observer, in: call?.call ?? self.call, operation: call?.operation ?? operation)
+    }
+
+    @usableFromInline
+    func tell(
+        _ event: ResilienceEvent, to observer: @Sendable (ResilienceEvent, ResilienceEventContext) -> Void,
+        in call: ResilienceCall?, operation: String?
+    ) {
+        let context = call?.context(of: event, operation: operation) ?? ResilienceEventContext(operation: operation)
+        observer(event, context)
     }
 
     /// An `onRetry` for the selective retry that tells the observer each retry as
@@ -62,7 +123,7 @@ public struct ResilienceEvents: Sendable {
     /// request.retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, onRetry: events.onRetry())
     /// ```
     public func onRetry<Failure: Error>() -> (RetryAttempt<Failure>) -> Void {
-        let observer = observer
-        return { attempt in observer?(.retryScheduled(retry: attempt.retry, delay: attempt.delay, error: attempt.error)) }
+        let events = self
+        return { attempt in events.emit(.retryScheduled(retry: attempt.retry, delay: attempt.delay, error: attempt.error)) }
     }
 }

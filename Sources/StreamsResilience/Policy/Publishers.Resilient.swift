@@ -20,6 +20,10 @@ extension Publisher {
     /// sent, and the upstream's own errors are retried as their categories say. This is the rule
     /// of `ResiliencePipeline.execute(isSafeToRepeat:_:)`, decided by the same code.
     ///
+    /// `request` names the call's request (its method and origin) in the events of each
+    /// subscription (see ``ResilienceEventContext``); StreamsNetworking's
+    /// `resilient(_:for:scheduler:)` passes it, and `isSafeToRepeat`, from the `URLRequest`.
+    ///
     /// ```swift
     /// let registry = ResilienceRegistry(policy: .standardHTTP)
     /// let user = Deferred { api.user(id) }
@@ -29,9 +33,10 @@ extension Publisher {
     /// ```
     @inlinable
     public func resilient<S: Scheduler>(
-        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true
+        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil
     ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
-        Publishers.Resilient(upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat)
+        Publishers.Resilient(
+            upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat, request: request)
     }
 
     /// `resilient(_:scheduler:)` with a pipeline of its own, made now from `policy`: every
@@ -76,17 +81,23 @@ extension Publishers {
         /// Whether the call may be sent again after a timeout, and hedged; see
         /// `resilient(_:scheduler:isSafeToRepeat:)`.
         public let isSafeToRepeat: Bool
+        /// The request each subscription is for, named in its events; nil when unknown.
+        public let request: ResilienceRequestIdentity?
 
-        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:)`.
+        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:request:)`.
         ///
         /// ```swift
         /// let guarded = Publishers.Resilient(upstream: request, pipeline: pipeline, scheduler: DispatchQueue.main)
         /// ```
-        public init(upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true) {
+        public init(
+            upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true,
+            request: ResilienceRequestIdentity? = nil
+        ) {
             self.upstream = upstream
             self.pipeline = pipeline
             self.scheduler = scheduler
             self.isSafeToRepeat = isSafeToRepeat
+            self.request = request
         }
 
         /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
@@ -98,7 +109,7 @@ extension Publishers {
         /// The whole stack of stages over the upstream, for one subscription.
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
-            let events = pipeline.events
+            let events = pipeline.events.forCall(request: request)
             let isSafeToRepeat = isSafeToRepeat
             var stack: AnyPublisher<Output, Failure>
             if let limiter = pipeline.pushbackLimiter {

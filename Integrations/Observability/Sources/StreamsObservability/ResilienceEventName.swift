@@ -37,6 +37,10 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     case retryGaveUp = "retry_gave_up"
     /// Hedging started one more attempt beside the ones running (`hedgeStarted`).
     case hedgeStarted = "hedge_started"
+    /// A circuit breaker recorded a call's outcome (`circuitCallRecorded`).
+    case circuitCallRecorded = "circuit_call_recorded"
+    /// A limiter admitted, queued, delayed or let go of a call (`limiterUsage`).
+    case limiterUsage = "limiter_usage"
 
     /// The name of `event`.
     ///
@@ -58,6 +62,8 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         case .attemptEnded: self = .attemptEnded
         case .retryGaveUp: self = .retryGaveUp
         case .hedgeStarted: self = .hedgeStarted
+        case .circuitCallRecorded: self = .circuitCallRecorded
+        case .limiterUsage: self = .limiterUsage
         }
     }
 
@@ -71,7 +77,7 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     /// | `circuit_half_opened`, `circuit_rejected`, `attempt_timed_out`, `retry_scheduled` | notice |
     /// | `circuit_closed`, `hedge_started` | info |
     /// | `retry_gave_up` for a `notRetryable` error (the error was never the retry's to handle), `attempt_ended` | debug |
-    /// | `attempt_started` | trace |
+    /// | `attempt_started`, `circuit_call_recorded`, `limiter_usage` | trace |
     ///
     /// ```swift
     /// ResilienceEventName.severity(of: .attemptTimedOut(timeout: .seconds(10)))   // .notice
@@ -83,7 +89,7 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         case .circuitStateChanged(.halfOpen), .circuitRejected, .attemptTimedOut, .retryScheduled: .notice
         case .circuitStateChanged(.closed), .hedgeStarted: .info
         case .attemptEnded: .debug
-        case .attemptStarted: .trace
+        case .attemptStarted, .circuitCallRecorded, .limiterUsage: .trace
         }
     }
 }

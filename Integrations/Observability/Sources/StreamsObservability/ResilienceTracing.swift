@@ -65,7 +65,7 @@ public struct ResilienceTracing: Sendable {
         guard let span = ResilienceCallSpan.current, span.isRecording else { return }
         var attributes: SpanAttributes = [:]
         switch event {
-        case .attemptStarted, .attemptEnded:
+        case .attemptStarted, .attemptEnded, .circuitCallRecorded, .limiterUsage:
             return
         case .circuitStateChanged(let state):
             attributes["circuit.state"] = ObservedValue.state(state)
