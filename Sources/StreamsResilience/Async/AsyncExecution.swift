@@ -14,13 +14,13 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     init(
         pipeline: ResiliencePipeline, clock: C, isSafeToRepeat: Bool, request: ResilienceRequestIdentity?,
-        operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        recorder: ResilienceReportRecorder? = nil, operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) {
         self.pipeline = pipeline
         self.clock = clock
         self.isSafeToRepeat = isSafeToRepeat
         self.operation = operation
-        events = pipeline.events.forCall(request: request)
+        events = pipeline.events.forCall(request: request, recorder: recorder)
     }
     /// Where the clock stands on the time line the shared breaker and limiters compare.
     private var now: Duration { clock.now.timelineOffset }

@@ -122,7 +122,7 @@ public final class CircuitBreaker: Sendable {
     @usableFromInline
     func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration, during call: ResilienceEvents? = nil) {
         let transition = state.withLock { $0.record(ticket, failed: failed, at: now) }
-        if events.isObserved {
+        if events.isObserved(during: call) {
             let duration = now - ticket.start
             let slow = configuration.slowCallThreshold.map { duration >= $0 } ?? false
             events.emit(.circuitCallRecorded(failed: failed || slow, duration: duration), during: call)

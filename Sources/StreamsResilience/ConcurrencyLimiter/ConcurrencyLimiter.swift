@@ -59,7 +59,7 @@ public final class ConcurrencyLimiter: Sendable {
     func acquire(_ waiter: any GateWaiter, during call: ResilienceEvents? = nil)
         -> ConcurrencyLimiterStateMachine.AcquireAction
     {
-        let observed = events.isObserved
+        let observed = events.isObserved(during: call)
         let (action, usage) = state.withLock { machine in
             (machine.acquire(waiter), observed ? (inUse: machine.inUse, queued: machine.queue.count) : nil)
         }

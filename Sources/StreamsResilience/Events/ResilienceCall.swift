@@ -2,15 +2,20 @@ import Streams
 
 /// One call through a pipeline (one subscription of `resilient`, one `execute`), as its events
 /// tell it: the request it is for, and the attempt under way, which the retry's
-/// `attemptStarted` moves on. Made only when someone listens.
+/// `attemptStarted` moves on, and the recorder of its report when one was asked for. Made only
+/// when someone listens or a report was asked for.
 @usableFromInline
 final class ResilienceCall: Sendable {
     let request: ResilienceRequestIdentity?
+    /// The call's report, when one was asked for.
+    @usableFromInline
+    let recorder: ResilienceReportRecorder?
     /// The attempt under way; 0 before the first.
     private let attempt = LockedState(0)
 
-    init(request: ResilienceRequestIdentity?) {
+    init(request: ResilienceRequestIdentity?, recorder: ResilienceReportRecorder?) {
         self.request = request
+        self.recorder = recorder
     }
 
     /// The context of `event`, told in this call of the operation named `operation`.

@@ -5,7 +5,7 @@ extension ResilienceEvents {
     /// timed on the ``TimelineInstant`` time line; nil without an observer.
     @usableFromInline
     var retryObserver: RetryEventObserver? {
-        guard observer != nil else { return nil }
+        guard isObserved else { return nil }
         let events = self
         return RetryEventObserver(
             emit: { event in

@@ -72,7 +72,7 @@ public struct ResilienceEvents: Sendable {
     /// ResilienceEvents.none.isObserved   // false
     /// ```
     @inlinable
-    public var isObserved: Bool { observer != nil }
+    public var isObserved: Bool { observer != nil || call?.recorder != nil }
 
     /// The same observer, its events told for the operation `name` (a ``ResiliencePipeline``
     /// names its events so).
@@ -84,17 +84,19 @@ public struct ResilienceEvents: Sendable {
         ResilienceEvents(observer: observer, operation: name ?? operation, call: call)
     }
 
-    /// The events of one call for `request`: each tells the call's attempt and request. The
-    /// same value when nobody listens, so that a call costs nothing more.
-    func forCall(request: ResilienceRequestIdentity?) -> ResilienceEvents {
-        guard observer != nil else { return self }
-        return ResilienceEvents(observer: observer, operation: operation, call: ResilienceCall(request: request))
+    /// The events of one call for `request`: each tells the call's attempt and request, and
+    /// goes into `recorder`'s report. The same value when nobody listens and no report is asked
+    /// for, so that a call costs nothing more.
+    func forCall(request: ResilienceRequestIdentity?, recorder: ResilienceReportRecorder? = nil) -> ResilienceEvents {
+        guard observer != nil || recorder != nil else { return self }
+        return ResilienceEvents(
+            observer: observer, operation: operation, call: ResilienceCall(request: request, recorder: recorder))
     }
 
     /// Tells the observer the event `make` builds; builds nothing without an observer.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent) {
-        if let observer { tell(make(), to: observer, in: call, operation: operation) }
+        if observer != nil || call != nil { tell(make(), to: observer, in: call, operation: operation) }
     }
 
     /// Tells this observer the event `make` builds, in the context of `call`'s events (a shared
@@ -102,15 +104,24 @@ public struct ResilienceEvents: Sendable {
     /// observer.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent, during call: ResilienceEvents?) {
-        guard let observer else { return }
-        tell(make(), to: observer, in: call?.call ?? self.call, operation: call?.operation ?? operation)
+        let during = call?.call ?? self.call
+        guard observer != nil || during?.recorder != nil else { return }
+        tell(make(), to: observer, in: during, operation: call?.operation ?? operation)
+    }
+
+    /// Whether this observer, or the report of `call`, takes the events of a shared object.
+    @inlinable
+    func isObserved(during call: ResilienceEvents?) -> Bool {
+        observer != nil || call?.call?.recorder != nil
     }
 
     @usableFromInline
     func tell(
-        _ event: ResilienceEvent, to observer: @Sendable (ResilienceEvent, ResilienceEventContext) -> Void,
+        _ event: ResilienceEvent, to observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?,
         in call: ResilienceCall?, operation: String?
     ) {
+        call?.recorder?.record(event)
+        guard let observer else { return }
         let context = call?.context(of: event, operation: operation) ?? ResilienceEventContext(operation: operation)
         observer(event, context)
     }

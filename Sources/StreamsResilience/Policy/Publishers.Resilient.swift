@@ -31,12 +31,18 @@ extension Publisher {
     /// let charge = session.requestPublisher(for: post).validateStatus()
     ///     .resilient(payments, scheduler: DispatchQueue.main, isSafeToRepeat: SentRequest(post).isSafeToRepeat)
     /// ```
+    ///
+    /// `onReport`, when given, is handed each subscription's ``ResilienceReport`` (its attempts,
+    /// waits, the stage that stopped it) when the subscription finishes or fails, before the
+    /// completion goes downstream; nothing is recorded without it.
     @inlinable
     public func resilient<S: Scheduler>(
-        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil
+        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        onReport: (@Sendable (ResilienceReport) -> Void)? = nil
     ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
         Publishers.Resilient(
-            upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat, request: request)
+            upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat, request: request,
+            onReport: onReport)
     }
 
     /// `resilient(_:scheduler:)` with a pipeline of its own, made now from `policy`: every
@@ -83,6 +89,8 @@ extension Publishers {
         public let isSafeToRepeat: Bool
         /// The request each subscription is for, named in its events; nil when unknown.
         public let request: ResilienceRequestIdentity?
+        /// Handed each subscription's report when it completes; nil: no report is recorded.
+        public let onReport: (@Sendable (ResilienceReport) -> Void)?
 
         /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:request:)`.
         ///
@@ -91,13 +99,14 @@ extension Publishers {
         /// ```
         public init(
             upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true,
-            request: ResilienceRequestIdentity? = nil
+            request: ResilienceRequestIdentity? = nil, onReport: (@Sendable (ResilienceReport) -> Void)? = nil
         ) {
             self.upstream = upstream
             self.pipeline = pipeline
             self.scheduler = scheduler
             self.isSafeToRepeat = isSafeToRepeat
             self.request = request
+            self.onReport = onReport
         }
 
         /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
@@ -109,7 +118,8 @@ extension Publishers {
         /// The whole stack of stages over the upstream, for one subscription.
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
-            let events = pipeline.events.forCall(request: request)
+            let recorder = onReport == nil ? nil : ResilienceReportRecorder()
+            let events = pipeline.events.forCall(request: request, recorder: recorder)
             let isSafeToRepeat = isSafeToRepeat
             var stack: AnyPublisher<Output, Failure>
             if let limiter = pipeline.pushbackLimiter {
@@ -160,6 +170,14 @@ extension Publishers {
             }
             if let limiter = pipeline.rateLimiter {
                 stack = stack.rateLimiter(limiter, scheduler: scheduler).eraseToAnyPublisher()
+            }
+            if let recorder, let onReport {
+                let budget = pipeline.retryBudget
+                stack = stack.handleEvents(receiveCompletion: { completion in
+                    var report = recorder.report(budget: budget)
+                    if case .failure(let error) = completion { report.noteStop(by: ResilienceReport.Stage(stoppedBy: error)) }
+                    onReport(report)
+                }).eraseToAnyPublisher()
             }
             return stack
         }

@@ -68,7 +68,7 @@ public final class RateLimiter: Sendable {
     @usableFromInline
     func acquire(at now: Duration, during call: ResilienceEvents? = nil) -> RateLimiterStateMachine.AcquireAction {
         let nanoseconds = ResilienceTime.nanoseconds(now)
-        let observed = events.isObserved
+        let observed = events.isObserved(during: call)
         let (action, usage) = state.withLock { machine in
             (machine.acquire(at: nanoseconds), observed ? machine.usage : nil)
         }
