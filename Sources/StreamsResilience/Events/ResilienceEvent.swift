@@ -40,6 +40,9 @@ public enum ResilienceEvent: Sendable {
     case circuitCallRecorded(failed: Bool, duration: Duration)
     /// A concurrency, rate or pushback limiter admitted, queued, delayed or let go of a call.
     case limiterUsage(LimiterUsage)
+    /// The call failed with `error`, and its fallback, the outermost stage, was asked for a value
+    /// instead.
+    case fallbackUsed(error: any Error)
 }
 
 extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
@@ -71,6 +74,7 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
         case .circuitCallRecorded(let failed, let duration):
             "circuitCallRecorded(failed: \(failed), duration: \(duration))"
         case .limiterUsage(let usage): "limiterUsage(\(usage))"
+        case .fallbackUsed(let error): "fallbackUsed(error: \(error.redactedDescription))"
         }
     }
 
@@ -106,6 +110,7 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
             case .circuitCallRecorded(let failed, let duration):
                 ("circuitCallRecorded", (failed: failed, duration: duration))
             case .limiterUsage(let usage): ("limiterUsage", usage)
+            case .fallbackUsed(let error): ("fallbackUsed", error.redactedDescription)
             }
         return Mirror(self, children: [(label: child.0, value: child.1)], displayStyle: .enum)
     }

@@ -91,6 +91,8 @@ extension Publishers {
         public let request: ResilienceRequestIdentity?
         /// Handed each subscription's report when it completes; nil: no report is recorded.
         public let onReport: (@Sendable (ResilienceReport) -> Void)?
+        /// The outermost stage: a value in place of the call's failure, or nil to let it through.
+        public let fallback: ((Failure) -> Output?)?
 
         /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:request:)`.
         ///
@@ -99,7 +101,8 @@ extension Publishers {
         /// ```
         public init(
             upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true,
-            request: ResilienceRequestIdentity? = nil, onReport: (@Sendable (ResilienceReport) -> Void)? = nil
+            request: ResilienceRequestIdentity? = nil, onReport: (@Sendable (ResilienceReport) -> Void)? = nil,
+            fallback: ((Failure) -> Output?)? = nil
         ) {
             self.upstream = upstream
             self.pipeline = pipeline
@@ -107,6 +110,7 @@ extension Publishers {
             self.isSafeToRepeat = isSafeToRepeat
             self.request = request
             self.onReport = onReport
+            self.fallback = fallback
         }
 
         /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
@@ -170,6 +174,15 @@ extension Publishers {
             }
             if let limiter = pipeline.rateLimiter {
                 stack = stack.rateLimiter(limiter, scheduler: scheduler).eraseToAnyPublisher()
+            }
+            if let fallback {
+                // Outermost, as Polly's recommended order puts it: it sees what every other
+                // stage let through, refusals included.
+                stack = stack.catch { error -> AnyPublisher<Output, Failure> in
+                    events.emit(.fallbackUsed(error: error))
+                    guard let value = fallback(error) else { return Fail(error: error).eraseToAnyPublisher() }
+                    return Just(value).setFailureType(to: Failure.self).eraseToAnyPublisher()
+                }.eraseToAnyPublisher()
             }
             if let recorder, let onReport {
                 let budget = pipeline.retryBudget

@@ -110,6 +110,8 @@ public struct ResilienceReport: Sendable, CustomStringConvertible {
     public internal(set) var retryGaveUp: RetryGiveUpReason?
     /// The hedges started beside the attempts.
     public internal(set) var hedges = 0
+    /// The error the fallback was asked to replace, when it was.
+    public internal(set) var fallbackAfter: (any Error)?
     /// The tokens left in the pipeline's retry budget when the call ended; nil without a budget.
     public internal(set) var budgetLeft: Int?
 
@@ -131,6 +133,7 @@ public struct ResilienceReport: Sendable, CustomStringConvertible {
         if hedges > 0 { lines.append("hedges: \(hedges)") }
         if let refusedBy { lines.append("stopped by: \(refusedBy)") }
         if let retryGaveUp { lines.append("retry gave up: \(retryGaveUp)") }
+        if let fallbackAfter { lines.append("fallback after: \(fallbackAfter.redactedDescription)") }
         if let budgetLeft { lines.append("retry budget left: \(budgetLeft)") }
         return lines.joined(separator: "\n")
     }
@@ -175,6 +178,8 @@ public struct ResilienceReport: Sendable, CustomStringConvertible {
         case .limiterUsage(let usage):
             guard case .delayed(let wait) = usage.change else { return }
             waits.append(Wait(duration: wait, reason: usage.limiter == .pushback ? .serverPushback : .rateLimiter))
+        case .fallbackUsed(let error):
+            fallbackAfter = error
         case .circuitStateChanged, .circuitCallRecorded:
             return
         }

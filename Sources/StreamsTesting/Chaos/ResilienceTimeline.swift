@@ -104,6 +104,8 @@ public final class ResilienceTimeline: Sendable {
             return "circuit recorded a \(failed ? "failure" : "success") after \(seconds(duration)) s"
         case .limiterUsage(let usage):
             return "\(usage)"
+        case .fallbackUsed:
+            return "fallback used"
         }
     }
 

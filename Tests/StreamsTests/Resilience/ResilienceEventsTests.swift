@@ -32,6 +32,7 @@ struct ResilienceEventsTests {
                 "attempt \(attempt) \(error == nil ? "finished" : "failed") after \(duration.map { "\($0)" } ?? "?")"
             case .retryGaveUp(let reason, let attempts, _): "gave up after \(attempts): \(reason)"
             case .hedgeStarted(let attempt, let failure): "hedge \(attempt)\(failure == nil ? "" : " after a failure")"
+            case .fallbackUsed: "fallback used"
             case .circuitCallRecorded, .limiterUsage: nil
             }
         }

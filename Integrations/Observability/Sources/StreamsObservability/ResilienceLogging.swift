@@ -20,6 +20,7 @@ import StreamsResilience
 /// | `attempt_ended` | `attempt succeeded`, `attempt failed` | `attempt.number`, `attempt.duration`, `error.type`, `error.message` |
 /// | `retry_gave_up` | `gave up retrying` | `retry.reason`, `attempt.count`, `error.type`, `error.message` |
 /// | `hedge_started` | `hedging` | `attempt.number`, and `error.type`, `error.message` after a failure |
+/// | `fallback_used` | `falling back` | `error.type`, `error.message` |
 /// | `circuit_call_recorded` | `call succeeded`, `call failed` (as the breaker counts it) | `attempt.duration` |
 /// | `limiter_usage` | `limiter admitted a call`, … | `limiter.kind`, `limiter.in_use`, `limiter.queued`, `limiter.wait` (a delay) |
 ///
@@ -121,6 +122,9 @@ public struct ResilienceLogging: Sendable {
             metadata["attempt.number"] = "\(attempt)"
             if let failure { Self.describe(failure, into: &metadata) }
             message = "hedging"
+        case .fallbackUsed(let error):
+            Self.describe(error, into: &metadata)
+            message = "falling back"
         case .circuitCallRecorded(let failed, let duration):
             metadata["attempt.duration"] = "\(ObservedValue.seconds(duration))"
             message = failed ? "call failed" : "call succeeded"

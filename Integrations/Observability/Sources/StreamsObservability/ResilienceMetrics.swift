@@ -116,6 +116,7 @@ public struct ResilienceMetrics: Sendable {
         switch event {
         case .retryScheduled(_, _, let error), .retryGaveUp(_, _, let error): error
         case .hedgeStarted(_, let failure): failure
+        case .fallbackUsed(let error): error
         case .attemptEnded(_, _, let error): error
         default: nil
         }

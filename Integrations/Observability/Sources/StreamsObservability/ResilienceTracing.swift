@@ -90,6 +90,8 @@ public struct ResilienceTracing: Sendable {
         case .hedgeStarted(let attempt, let failure):
             attributes["attempt.number"] = attempt
             if let failure { Self.describe(failure, into: &attributes) }
+        case .fallbackUsed(let error):
+            Self.describe(error, into: &attributes)
         }
         span.attributes["pipeline.name"] = pipeline
         span.addEvent(SpanEvent(name: ResilienceEventName(event).rawValue, attributes: attributes))
