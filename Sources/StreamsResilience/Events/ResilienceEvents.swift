@@ -21,21 +21,16 @@ import Streams
 ///     .retry(3, backoff: .exponential(), scheduler: DispatchQueue.main, events: events)
 /// ```
 public struct ResilienceEvents: Sendable {
+    /// The observer and what it is told for; nil when nobody listens and no report is kept.
     @usableFromInline
-    let observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?
-    /// The name of the operation the events are told for.
-    @usableFromInline
-    let operation: String?
-    /// The call the events are told for, when they belong to one.
-    @usableFromInline
-    let call: ResilienceCall?
+    let listener: ResilienceListener?
 
     /// No observer: events are not built.
     ///
     /// ```swift
     /// let quiet = CircuitBreaker(events: .none)
     /// ```
-    public static let none = ResilienceEvents(observer: nil, operation: nil, call: nil)
+    public static let none = ResilienceEvents(listener: nil)
 
     /// Tells `observer` every event.
     ///
@@ -43,7 +38,7 @@ public struct ResilienceEvents: Sendable {
     /// let events = ResilienceEvents { print($0) }
     /// ```
     public init(_ observer: @escaping @Sendable (ResilienceEvent) -> Void) {
-        self.init(observer: { event, _ in observer(event) }, operation: nil, call: nil)
+        listener = ResilienceListener.make(observer: { event, _ in observer(event) }, operation: nil, call: nil)
     }
 
     /// Tells `observer` every event with its context: the operation, the attempt and the
@@ -55,24 +50,20 @@ public struct ResilienceEvents: Sendable {
     /// }
     /// ```
     public init(_ observer: @escaping @Sendable (ResilienceEvent, ResilienceEventContext) -> Void) {
-        self.init(observer: observer, operation: nil, call: nil)
+        listener = ResilienceListener.make(observer: observer, operation: nil, call: nil)
     }
 
-    init(
-        observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?, operation: String?, call: ResilienceCall?
-    ) {
-        self.observer = observer
-        self.operation = operation
-        self.call = call
+    init(listener: ResilienceListener?) {
+        self.listener = listener
     }
 
-    /// Whether an observer listens: without one, no event is built.
+    /// Whether an observer listens (or the call's report records): otherwise no event is built.
     ///
     /// ```swift
     /// ResilienceEvents.none.isObserved   // false
     /// ```
     @inlinable
-    public var isObserved: Bool { observer != nil || call?.recorder != nil }
+    public var isObserved: Bool { listener != nil }
 
     /// The same observer, its events told for the operation `name` (a ``ResiliencePipeline``
     /// names its events so).
@@ -81,49 +72,47 @@ public struct ResilienceEvents: Sendable {
     /// let paymentsEvents = events.named("payments")
     /// ```
     public func named(_ name: String?) -> ResilienceEvents {
-        ResilienceEvents(observer: observer, operation: name ?? operation, call: call)
+        guard let listener, let name else { return self }
+        return ResilienceEvents(
+            listener: ResilienceListener.make(observer: listener.observer, operation: name, call: listener.call))
     }
 
     /// The events of one call for `request`: each tells the call's attempt and request, and
     /// goes into `recorder`'s report. The same value when nobody listens and no report is asked
     /// for, so that a call costs nothing more.
     func forCall(request: ResilienceRequestIdentity?, recorder: ResilienceReportRecorder? = nil) -> ResilienceEvents {
-        guard observer != nil || recorder != nil else { return self }
+        guard listener != nil || recorder != nil else { return self }
         return ResilienceEvents(
-            observer: observer, operation: operation, call: ResilienceCall(request: request, recorder: recorder))
+            listener: ResilienceListener.make(
+                observer: listener?.observer, operation: listener?.operation,
+                call: ResilienceCall(request: request, recorder: recorder)))
     }
 
     /// Tells the observer the event `make` builds; builds nothing without an observer.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent) {
-        if observer != nil || call != nil { tell(make(), to: observer, in: call, operation: operation) }
+        if let listener { listener.tell(make(), in: listener.call, operation: listener.operation) }
     }
 
     /// Tells this observer the event `make` builds, in the context of `call`'s events (a shared
-    /// breaker's or limiter's event, during a call of a pipeline); builds nothing without an
-    /// observer.
+    /// breaker's or limiter's event, during a call of a pipeline), and records it in that call's
+    /// report; builds nothing when neither listens.
     @inlinable
     func emit(_ make: @autoclosure () -> ResilienceEvent, during call: ResilienceEvents?) {
-        let during = call?.call ?? self.call
-        guard observer != nil || during?.recorder != nil else { return }
-        tell(make(), to: observer, in: during, operation: call?.operation ?? operation)
+        guard isObserved(during: call) else { return }
+        let during = call?.listener?.call ?? listener?.call
+        let operation = call?.listener?.operation ?? listener?.operation
+        if let listener {
+            listener.tell(make(), in: during, operation: operation)
+        } else {
+            during?.recorder?.record(make())
+        }
     }
 
     /// Whether this observer, or the report of `call`, takes the events of a shared object.
     @inlinable
     func isObserved(during call: ResilienceEvents?) -> Bool {
-        observer != nil || call?.call?.recorder != nil
-    }
-
-    @usableFromInline
-    func tell(
-        _ event: ResilienceEvent, to observer: (@Sendable (ResilienceEvent, ResilienceEventContext) -> Void)?,
-        in call: ResilienceCall?, operation: String?
-    ) {
-        call?.recorder?.record(event)
-        guard let observer else { return }
-        let context = call?.context(of: event, operation: operation) ?? ResilienceEventContext(operation: operation)
-        observer(event, context)
+        listener?.observer != nil || call?.listener?.call?.recorder != nil
     }
 
     /// An `onRetry` for the selective retry that tells the observer each retry as

@@ -8,6 +8,7 @@ package final class ResilienceReportRecorder: Sendable {
     package init() {}
 
     /// Adds `event`.
+    @usableFromInline
     func record(_ event: ResilienceEvent) {
         report.withLock { $0.record(event) }
     }
