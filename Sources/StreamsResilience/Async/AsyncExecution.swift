@@ -11,6 +11,8 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     let operation: @Sendable (ResilienceAttempt) async throws -> Value
     /// The call's events: the pipeline's, telling the call's attempt and request.
     let events: ResilienceEvents
+    /// When the total timeout ends, once it runs.
+    private var deadline: C.Instant?
 
     init(
         pipeline: ResiliencePipeline, clock: C, isSafeToRepeat: Bool, request: ResilienceRequestIdentity?,
@@ -74,11 +76,13 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func bounded() async throws -> Value {
         guard let total = pipeline.policy.totalTimeout else { return try await retried() }
         let events = events
+        var bounded = self
+        bounded.deadline = clock.now.advanced(by: total)
         return try await AsyncTimeLimit.run(total, clock: clock) {
             events.emit(.deadlineExceeded(deadline: total))
             return DeadlineExceededError(deadline: total)
-        } _: {
-            try await retried()
+        } _: { [bounded] in
+            try await bounded.retried()
         }
     }
 
@@ -159,8 +163,21 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         }
     }
 
+    /// `attempt` with the time it has: the attempt timeout, or what is left before the
+    /// deadline if that is sooner.
+    private func withTimeLeft(_ attempt: ResilienceAttempt) -> ResilienceAttempt {
+        var left = pipeline.policy.attemptTimeout
+        if let deadline {
+            let remaining = max(.zero, clock.now.duration(to: deadline))
+            left = min(left ?? remaining, remaining)
+        }
+        guard let left else { return attempt }
+        return ResilienceAttempt(number: attempt.number, hedge: attempt.hedge, timeLeft: left)
+    }
+
     /// The operation, within the attempt timeout.
     private func timed(_ attempt: ResilienceAttempt) async throws -> Value {
+        let attempt = withTimeLeft(attempt)
         let operation = observed
         guard let timeout = pipeline.policy.attemptTimeout else { return try await operation(attempt) }
         let events = events
