@@ -49,11 +49,16 @@ final class OperationCall: Sendable {
         bodyIsRepeatable = body?.iterationBehavior != .single
     }
 
-    /// `scheme://authority` of `request`, or of `baseURL` where the request names none.
+    /// `scheme://host:port` of `request`, or of `baseURL` where the request names none, with the
+    /// scheme's default port when none is named (as StreamsNetworking names a `URLRequest`).
     private static func origin(of request: HTTPRequest, baseURL: URL?) -> String {
-        let scheme = request.scheme ?? baseURL?.scheme ?? ""
-        var authority = request.authority ?? baseURL?.host ?? ""
+        let scheme = (request.scheme ?? baseURL?.scheme ?? "").lowercased()
+        var authority = (request.authority ?? baseURL?.host ?? "").lowercased()
         if request.authority == nil, let port = baseURL?.port { authority += ":\(port)" }
+        let hostEnd = authority.lastIndex(of: "]") ?? authority.startIndex
+        if !authority[hostEnd...].contains(":"), let port = ["https": 443, "http": 80][scheme] {
+            authority += ":\(port)"
+        }
         return scheme.isEmpty ? authority : "\(scheme)://\(authority)"
     }
 
