@@ -137,11 +137,14 @@ extension Publishers {
                     .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
-                stack = stack.circuitBreaker(breaker, when: { policy.breakerCounts($0) }, scheduler: scheduler)
-                    .eraseToAnyPublisher()
+                stack = Publishers.CircuitBreaking(
+                    upstream: stack, breaker: breaker, countsAsFailure: { policy.breakerCounts($0) }, scheduler: scheduler,
+                    lift: { $0 }, during: events
+                ).eraseToAnyPublisher()
             }
             if let limiter = pipeline.pushbackLimiter {
-                stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()
+                stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler, during: events)
+                    .eraseToAnyPublisher()
             }
             // A call that is not safe to repeat is never hedged: a hedge is a second copy.
             if let hedging = policy.hedging, isSafeToRepeat {
@@ -170,10 +173,13 @@ extension Publishers {
                 stack = stack.deadline(total, scheduler: scheduler, events: events).eraseToAnyPublisher()
             }
             if let limiter = pipeline.concurrencyLimiter {
-                stack = stack.concurrencyLimiter(limiter).eraseToAnyPublisher()
+                stack = Publishers.ConcurrencyLimited(upstream: stack, limiter: limiter, lift: { $0 }, during: events)
+                    .eraseToAnyPublisher()
             }
             if let limiter = pipeline.rateLimiter {
-                stack = stack.rateLimiter(limiter, scheduler: scheduler).eraseToAnyPublisher()
+                stack = Publishers.RateLimited(
+                    upstream: stack, limiter: limiter, scheduler: scheduler, lift: { $0 }, during: events
+                ).eraseToAnyPublisher()
             }
             if let fallback {
                 // Outermost, as Polly's recommended order puts it: it sees what every other

@@ -94,4 +94,15 @@ struct EventContextTests {
         _ = try await pipeline.execute(clock: clock, backend.call)
         #expect(heard.withLock { $0 } == ["attemptStarted", "attemptEnded"])
     }
+
+    @Test func onThePublisherFaceTheSharedBreakerTellsTheCallToo() {
+        let scheduler = TestScheduler()
+        let log = ContextLog()
+        let pipeline = ResiliencePipeline(ResiliencePolicy(circuitBreaker: .init()), name: "payments", events: log.events)
+        let backend = ScriptedBackend([.value], scheduler: scheduler)
+        backend.publisher.resilient(pipeline, scheduler: scheduler, request: Self.post)
+            .subscribe(TestSubscriber<Int, ResilienceError<BackendError>>())
+        scheduler.advance(by: .seconds(1))
+        #expect(log.items == ["circuitCallRecorded [payments POST https://pay.example.com:443]"])
+    }
 }

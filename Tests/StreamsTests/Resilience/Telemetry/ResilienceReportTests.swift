@@ -58,4 +58,19 @@ struct ResilienceReportTests {
         #expect(told.first?.refusedBy == .attemptTimeout)
         #expect(told.first?.retryGaveUp == .exhausted)
     }
+
+    @Test func aPublishersReportHasTheRateLimitersWait() {
+        let scheduler = TestScheduler()
+        let reports = Locked<[ResilienceReport]>([])
+        let policy = ResiliencePolicy(rateLimit: .init(permits: 1, per: .seconds(1), maxWait: .seconds(2)))
+        let pipeline = ResiliencePipeline(policy)
+        let backend = ScriptedBackend([.value, .value], scheduler: scheduler)
+        for _ in 0..<2 {
+            backend.publisher
+                .resilient(pipeline, scheduler: scheduler, onReport: { report in reports.withLock { $0.append(report) } })
+                .subscribe(TestSubscriber<Int, ResilienceError<BackendError>>())
+        }
+        scheduler.advance(by: .seconds(5))
+        #expect(reports.withLock { $0 }.map { $0.waits.map(\.description) } == [[], ["waited 1.0 seconds: rate limiter"]])
+    }
 }
