@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StreamsResilience
 
 /// A successful exchange: the body, or what it was decoded into, beside the HTTP response
 /// (status and headers) and the request it answers.
@@ -23,6 +24,10 @@ public struct NetworkResponse<Value> {
     public let response: HTTPURLResponse
     /// The request it answers.
     public let request: SentRequest
+    /// What a resilience pipeline's stages did for the call (its attempts, waits, the budget
+    /// left), when it went through `resilientReporting(_:for:scheduler:onFailureReport:)`;
+    /// nil otherwise.
+    public var resilienceReport: ResilienceReport?
 
     /// Makes a response.
     ///
@@ -55,7 +60,9 @@ public struct NetworkResponse<Value> {
     public func map<NewValue, Failure: Error>(_ transform: (Value) throws(Failure) -> NewValue) throws(Failure)
         -> NetworkResponse<NewValue>
     {
-        NetworkResponse<NewValue>(value: try transform(value), response: response, request: request)
+        var mapped = NetworkResponse<NewValue>(value: try transform(value), response: response, request: request)
+        mapped.resilienceReport = resilienceReport
+        return mapped
     }
 }
 

@@ -11,8 +11,21 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// with it bound): read when an attempt times out, before a hedged copy, and by the retry.
     let safety: RepeatSafety
     let operation: @Sendable (ResilienceAttempt) async throws -> Value
+    /// The call's events: the pipeline's, telling the call's attempt and request.
+    let events: ResilienceEvents
+    /// When the total timeout ends, once it runs.
+    private var deadline: C.Instant?
 
-    private var events: ResilienceEvents { pipeline.events }
+    init(
+        pipeline: ResiliencePipeline, clock: C, safety: RepeatSafety, request: ResilienceRequestIdentity?,
+        recorder: ResilienceReportRecorder? = nil, operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+    ) {
+        self.pipeline = pipeline
+        self.clock = clock
+        self.safety = safety
+        self.operation = operation
+        events = pipeline.events.forCall(request: request, recorder: recorder)
+    }
     /// Where the clock stands on the time line the shared breaker and limiters compare.
     private var now: Duration { clock.now.timelineOffset }
 
@@ -32,7 +45,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
     private func takeToken(from limiter: RateLimiter) async throws {
-        try await admitted(limiter.acquire(at: now), givingBack: limiter.refund)
+        try await admitted(limiter.acquire(at: now, during: events), givingBack: limiter.refund)
     }
 
     /// Waits as a timed gate's `admission` says, or throws its refusal; a cancel during the wait
@@ -56,7 +69,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// A permit now, after a wait in the queue, or its refusal.
     private func takePermit(from limiter: ConcurrencyLimiter) async throws {
         let waiter = AsyncPermitWaiter(limiter: limiter)
-        switch limiter.acquire(waiter) {
+        switch limiter.acquire(waiter, during: events) {
         case .permit:
             return
         case .reject(let refusal):
@@ -70,11 +83,13 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func bounded() async throws -> Value {
         guard let total = pipeline.policy.totalTimeout else { return try await retried() }
         let events = events
+        var bounded = self
+        bounded.deadline = clock.now.advanced(by: total)
         return try await AsyncTimeLimit.run(total, clock: clock) {
             events.emit(.deadlineExceeded(deadline: total))
             return DeadlineExceededError(deadline: total)
-        } _: {
-            try await retried()
+        } _: { [bounded] in
+            try await bounded.retried()
         }
     }
 
@@ -119,7 +134,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         guard safety.isSafe, hedging.maxAttempts > 1 else {
             return try await paced(ResilienceAttempt(number: number, hedge: 0))
         }
-        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, safety: safety).run { hedge in
+        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, safety: safety, events: events).run { hedge in
             try await paced(ResilienceAttempt(number: number, hedge: hedge))
         }
     }
@@ -128,7 +143,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     /// server's instant (a cancel ends the wait and gives the place back), or refused.
     private func paced(_ attempt: ResilienceAttempt) async throws -> Value {
         guard let limiter = pipeline.pushbackLimiter else { return try await guarded(attempt) }
-        try await admitted(limiter.acquire(at: now), givingBack: limiter.cancelledWaiting)
+        try await admitted(limiter.acquire(at: now, during: events), givingBack: limiter.cancelledWaiting)
         defer { limiter.finished() }
         return try await guarded(attempt)
     }
@@ -139,26 +154,39 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func guarded(_ attempt: ResilienceAttempt) async throws -> Value {
         guard let breaker = pipeline.circuitBreaker else { return try await timed(attempt) }
         let ticket: CircuitTicket
-        switch breaker.acquire(at: now) {
+        switch breaker.acquire(at: now, during: events) {
         case .permit(let permitted), .permitAndNotify(let permitted): ticket = permitted
         case .reject(let refusal): throw refusal
         }
         do {
             let value = try await timed(attempt)
-            breaker.record(ticket, failed: false, at: now)
+            breaker.record(ticket, failed: false, at: now, during: events)
             return value
         } catch {
             if Task.isCancelled {
                 breaker.release(ticket)
             } else {
-                breaker.record(ticket, failed: pipeline.policy.breakerCounts(error), at: now)
+                breaker.record(ticket, failed: pipeline.policy.breakerCounts(error), at: now, during: events)
             }
             throw error
         }
     }
 
+    /// `attempt` with the time it has: the attempt timeout, or what is left before the
+    /// deadline if that is sooner.
+    private func withTimeLeft(_ attempt: ResilienceAttempt) -> ResilienceAttempt {
+        var left = pipeline.policy.attemptTimeout
+        if let deadline {
+            let remaining = max(.zero, clock.now.duration(to: deadline))
+            left = min(left ?? remaining, remaining)
+        }
+        guard let left else { return attempt }
+        return ResilienceAttempt(number: attempt.number, hedge: attempt.hedge, timeLeft: left)
+    }
+
     /// The operation, within the attempt timeout.
     private func timed(_ attempt: ResilienceAttempt) async throws -> Value {
+        let attempt = withTimeLeft(attempt)
         let operation = observed
         guard let timeout = pipeline.policy.attemptTimeout else { return try await operation(attempt) }
         let events = events

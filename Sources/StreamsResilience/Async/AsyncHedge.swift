@@ -15,6 +15,8 @@ struct AsyncHedge<C: Clock>: Sendable where C.Duration == Duration {
     let clock: C
     /// Read before each extra attempt: a call that is not safe to repeat is never hedged.
     let safety: RepeatSafety
+    /// The call's events.
+    let events: ResilienceEvents
 
     /// What a child task brought.
     enum Outcome<Value: Sendable>: Sendable {
@@ -29,7 +31,7 @@ struct AsyncHedge<C: Clock>: Sendable where C.Duration == Duration {
     func run<Value: Sendable>(_ attempt: @escaping @Sendable (Int) async throws -> Value) async throws -> Value {
         let hedging = hedging
         let clock = clock
-        let events = pipeline.events
+        let events = events
         let result: Result<Value, any Error> = await withTaskGroup(of: Outcome<Value>.self) { group in
             var started = 0
             var running = 0

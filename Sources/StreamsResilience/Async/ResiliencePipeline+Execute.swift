@@ -28,6 +28,9 @@ extension ResiliencePipeline {
     /// call itself when its request is a POST without an `Idempotency-Key`; pass
     /// `isSafeToRepeat: false` for any other operation that must not run twice.
     ///
+    /// `request` names the call's request (its method and origin) in every event of the call
+    /// (see ``ResilienceEventContext``).
+    ///
     /// ```swift
     /// let payments = ResiliencePipeline(.standardHTTP)
     /// let receipt = try await payments.execute { attempt in
@@ -36,12 +39,13 @@ extension ResiliencePipeline {
     /// ```
     @inlinable
     public func execute<Value: Sendable>(
-        isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value {
-        try await execute(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, operation)
+        try await execute(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, request: request, operation)
     }
 
-    /// `execute(isSafeToRepeat:_:)` reading time from `clock`: StreamsTesting's `TestClock` in a
+    /// `execute(isSafeToRepeat:request:_:)` reading time from `clock`: StreamsTesting's `TestClock` in a
     /// test (virtual time, shared with a `TestScheduler`), or another clock whose instants are
     /// on the time line of the publishers that share the pipeline.
     ///
@@ -52,7 +56,8 @@ extension ResiliencePipeline {
     /// ```
     @inlinable
     public func execute<C: Clock, Value: Sendable>(
-        clock: C, isSafeToRepeat: Bool = true, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        clock: C, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
         // With no stage but the retry and nothing that reads the clock, the first attempt is
         // made here, in the caller's specialised code, as the stages would make it; their set-up
@@ -60,7 +65,7 @@ extension ResiliencePipeline {
         // failure. See "The async face" in Docs/Performance.md.
         switch asyncShortcut {
         case .everyStage:
-            return try await runStages(clock: clock, isSafeToRepeat: isSafeToRepeat, operation)
+            return try await runStages(clock: clock, isSafeToRepeat: isSafeToRepeat, request: request, operation)
         case .singleAttempt:
             try Task.checkCancellation()
             return try await operation(ResilienceAttempt(number: 1, hedge: 0))
@@ -83,9 +88,12 @@ extension ResiliencePipeline {
     /// Every stage of the policy around `operation`.
     @usableFromInline
     func runStages<C: Clock, Value: Sendable>(
-        clock: C, isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
+        clock: C, isSafeToRepeat: Bool, request: ResilienceRequestIdentity?,
+        _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), operation: operation).run()
+        try await AsyncExecution(
+            pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), request: request, operation: operation
+        ).run()
     }
 
     /// The policy's retry, after `execute`'s first attempt (the policy has no other stage)
@@ -96,7 +104,7 @@ extension ResiliencePipeline {
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable, clock: C,
         isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), operation: operation)
+        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), request: nil, operation: operation)
             .retried(afterFirstFailure: failure, using: &random)
     }
 }

@@ -29,7 +29,7 @@ import Streams
 public final class CircuitBreaker: Sendable {
     /// When the breaker opens, for how long, and how it closes again.
     public let configuration: Configuration
-    /// Told each change of state and each refusal.
+    /// Told each change of state, each refusal and each outcome recorded.
     public let events: ResilienceEvents
 
     let state: LockedState<CircuitBreakerStateMachine>
@@ -57,6 +57,22 @@ public final class CircuitBreaker: Sendable {
     /// ```
     public var currentState: CircuitState {
         state.withLock { $0.state }
+    }
+
+    /// The state, since when, and the calls and failures in the window at `now` (the window of
+    /// a time-based breaker slides to `now`).
+    ///
+    /// ```swift
+    /// let metrics = breaker.metrics(at: DispatchQueue.main.now)
+    /// print(metrics.state, metrics.calls, metrics.failureRate)
+    /// ```
+    public func metrics<Instant: TimelineInstant>(at now: Instant) -> CircuitBreakerMetrics {
+        let offset = now.timelineOffset
+        return state.withLock { machine in
+            let totals = machine.window.totals(at: offset)
+            return CircuitBreakerMetrics(
+                state: machine.state, since: machine.changedAt, calls: totals.calls, failures: totals.failures)
+        }
     }
 
     /// The state, then every change of it, in order. Observers are called outside the breaker's
@@ -90,20 +106,28 @@ public final class CircuitBreaker: Sendable {
 
     /// Asks to let a call through at `now`: its ticket, or the refusal.
     @usableFromInline
-    func acquire(at now: Duration) -> CircuitBreakerStateMachine.AcquireAction {
+    func acquire(at now: Duration, during call: ResilienceEvents? = nil) -> CircuitBreakerStateMachine.AcquireAction {
         let action = state.withLock { $0.acquire(at: now) }
         switch action {
-        case .permitAndNotify: deliverStates()
-        case .reject(let refusal): events.emit(.circuitRejected(refusal))
+        case .permitAndNotify: deliverStates(during: call)
+        case .reject(let refusal): events.emit(.circuitRejected(refusal), during: call)
         case .permit: break
         }
         return action
     }
 
-    /// The call of `ticket` ended at `now`; `failed`: with an error that counts.
+    /// The call of `ticket` ended at `now`; `failed`: with an error that counts. Tells the
+    /// outcome as ``ResilienceEvent/circuitCallRecorded(failed:duration:)``, a slow call as
+    /// failed, then any change of state.
     @usableFromInline
-    func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration) {
-        if case .notify = state.withLock({ $0.record(ticket, failed: failed, at: now) }) { deliverStates() }
+    func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration, during call: ResilienceEvents? = nil) {
+        let transition = state.withLock { $0.record(ticket, failed: failed, at: now) }
+        if events.isObserved(during: call) {
+            let duration = now - ticket.start
+            let slow = configuration.slowCallThreshold.map { duration >= $0 } ?? false
+            events.emit(.circuitCallRecorded(failed: failed || slow, duration: duration), during: call)
+        }
+        if case .notify = transition { deliverStates(during: call) }
     }
 
     /// The call of `ticket` was cancelled before its outcome.
@@ -114,11 +138,11 @@ public final class CircuitBreaker: Sendable {
 
     /// Delivers the queued states, unless another caller is already delivering them (it will
     /// deliver these too).
-    private func deliverStates() {
+    private func deliverStates(during call: ResilienceEvents? = nil) {
         var action = state.withLock { $0.beginDrain() }
         while case .deliver(let states) = action {
             for next in states {
-                events.emit(.circuitStateChanged(next))
+                events.emit(.circuitStateChanged(next), during: call)
                 subject.send(next)
             }
             action = state.withLock { $0.continueDrain() }

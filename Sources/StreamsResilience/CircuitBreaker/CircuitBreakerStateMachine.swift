@@ -59,6 +59,9 @@ struct CircuitBreakerStateMachine {
     var queued: [CircuitState] = []
     /// Whether a caller is delivering `queued`.
     var draining = false
+    /// When the state last changed, on the time line; nil before the first change and after a
+    /// change by hand (`isolate`, `reset`), which reads no time.
+    var changedAt: Duration?
 
     init(configuration: CircuitBreaker.Configuration) {
         self.configuration = configuration
@@ -81,7 +84,7 @@ struct CircuitBreakerStateMachine {
             return .permit(CircuitTicket(generation: generation, isProbe: false, start: now))
         case .open(let until):
             guard now >= until else { return .reject(CircuitOpenError(state: .open, retryAfter: until - now)) }
-            transition(to: .halfOpen(admitted: 1, succeeded: 0))
+            transition(to: .halfOpen(admitted: 1, succeeded: 0), at: now)
             return .permitAndNotify(CircuitTicket(generation: generation, isProbe: true, start: now))
         case .halfOpen(let admitted, let succeeded):
             guard admitted < configuration.halfOpenProbes else {
@@ -119,7 +122,7 @@ struct CircuitBreakerStateMachine {
                 phase = .halfOpen(admitted: admitted, succeeded: succeeded + 1)
                 return .none
             }
-            close()
+            close(at: now)
             return .notify
         case .open, .isolated:
             return .none
@@ -148,7 +151,7 @@ struct CircuitBreakerStateMachine {
             openings = 0
             return .none
         }
-        close()
+        close(at: nil)
         return .notify
     }
 
@@ -178,16 +181,17 @@ struct CircuitBreakerStateMachine {
 
     private mutating func open(at now: Duration) {
         openings += 1
-        transition(to: .open(until: now + configuration.breakDuration(afterOpenings: openings)))
+        transition(to: .open(until: now + configuration.breakDuration(afterOpenings: openings)), at: now)
     }
 
-    private mutating func close() {
+    private mutating func close(at now: Duration?) {
         openings = 0
         window.clear()
-        transition(to: .closed)
+        transition(to: .closed, at: now)
     }
 
-    private mutating func transition(to next: Phase) {
+    private mutating func transition(to next: Phase, at now: Duration? = nil) {
+        changedAt = now
         phase = next
         generation &+= 1
         queued.append(state)

@@ -55,7 +55,7 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
         case .deliver(let downstream):
             return downstream.receive(input)
         case .recordSuccessAndDeliver(let downstream, let call):
-            call.breaker.record(call.ticket, failed: false, at: scheduler.now.timelineOffset)
+            call.breaker.record(call.ticket, failed: false, at: scheduler.now.timelineOffset, during: call.during)
             lane.open()
             return downstream.receive(input)
         case .drop:
@@ -72,7 +72,7 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
         case .recordAndDeliver(let downstream, let call):
             let failed: Bool
             if case .failure(let error) = completion { failed = call.countsAsFailure(error) } else { failed = false }
-            call.breaker.record(call.ticket, failed: failed, at: scheduler.now.timelineOffset)
+            call.breaker.record(call.ticket, failed: failed, at: scheduler.now.timelineOffset, during: call.during)
             downstream.receive(completion: lifted(completion))
         case .none:
             break

@@ -10,11 +10,18 @@ struct CircuitCall<Failure: Error> {
     let ticket: CircuitTicket
     @usableFromInline
     let countsAsFailure: (Failure) -> Bool
+    /// The events of the pipeline call this is an attempt of, if any.
+    @usableFromInline
+    let during: ResilienceEvents?
 
     @inlinable
-    init(breaker: CircuitBreaker, ticket: CircuitTicket, countsAsFailure: @escaping (Failure) -> Bool) {
+    init(
+        breaker: CircuitBreaker, ticket: CircuitTicket, countsAsFailure: @escaping (Failure) -> Bool,
+        during: ResilienceEvents? = nil
+    ) {
         self.breaker = breaker
         self.ticket = ticket
         self.countsAsFailure = countsAsFailure
+        self.during = during
     }
 }

@@ -79,27 +79,31 @@ extension Publishers {
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
+        /// The events of the pipeline call this stage is part of, if any.
+        @usableFromInline
+        let during: ResilienceEvents?
 
         @inlinable
         init(
             upstream: Upstream, breaker: CircuitBreaker, countsAsFailure: @escaping (Upstream.Failure) -> Bool,
             scheduler: Context,
-            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
+            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>, during: ResilienceEvents? = nil
         ) {
             self.upstream = upstream
             self.breaker = breaker
             self.countsAsFailure = countsAsFailure
             self.scheduler = scheduler
             self.lift = lift
+            self.during = during
         }
 
         /// Attaches `subscriber`: subscribes to the upstream if the breaker admits the call, or
         /// fails `subscriber` at once with the refusal.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            switch breaker.acquire(at: scheduler.now.timelineOffset) {
+            switch breaker.acquire(at: scheduler.now.timelineOffset, during: during) {
             case .permit(let ticket), .permitAndNotify(let ticket):
-                let call = CircuitCall(breaker: breaker, ticket: ticket, countsAsFailure: countsAsFailure)
+                let call = CircuitCall(breaker: breaker, ticket: ticket, countsAsFailure: countsAsFailure, during: during)
                 upstream.receive(
                     subscriber: CircuitBreakerSubscription<Upstream, Context, S>(
                         downstream: subscriber, call: call, scheduler: scheduler, lift: lift))

@@ -56,10 +56,36 @@ public final class ConcurrencyLimiter: Sendable {
     public var queued: Int { state.withLock { $0.queue.count } }
 
     @usableFromInline
-    func acquire(_ waiter: any GateWaiter) -> ConcurrencyLimiterStateMachine.AcquireAction {
-        let action = state.withLock { $0.acquire(waiter) }
-        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+    func acquire(_ waiter: any GateWaiter, during call: ResilienceEvents? = nil)
+        -> ConcurrencyLimiterStateMachine.AcquireAction
+    {
+        let observed = events.isObserved(during: call)
+        let (action, usage) = state.withLock { machine in
+            (machine.acquire(waiter), observed ? (inUse: machine.inUse, queued: machine.queue.count) : nil)
+        }
+        switch action {
+        case .reject(let refusal):
+            events.emit(.limiterRejected(refusal), during: call)
+        case .permit:
+            if let usage { tellUsage(.admitted, usage, during: call) }
+        case .enqueued:
+            if let usage { tellUsage(.queued, usage, during: call) }
+        }
         return action
+    }
+
+    /// Tells the observer the limiter's usage after `change`.
+    private func tellUsage(_ change: LimiterUsage.Change, _ usage: (inUse: Int, queued: Int), during call: ResilienceEvents?) {
+        events.emit(
+            .limiterUsage(LimiterUsage(limiter: .concurrency, change: change, inUse: usage.inUse, queued: usage.queued)),
+            during: call)
+    }
+
+    /// Tells the observer the usage after a permit was given back (`release`, `abandon`).
+    private func tellReleased() {
+        guard events.isObserved else { return }
+        let usage = state.withLock { (inUse: $0.inUse, queued: $0.queue.count) }
+        tellUsage(.released, usage, during: nil)
     }
 }
 
@@ -70,10 +96,10 @@ extension ConcurrencyLimiter: SubscriptionGate {
     /// through in a loop rather than one nested call per waiter.
     @usableFromInline
     func release() {
-        guard case .wake(var waiter) = state.withLock({ $0.release() }) else { return }
+        guard case .wake(var waiter) = state.withLock({ $0.release() }) else { return tellReleased() }
         while true {
             waiter.gateOpened()
-            guard let next = state.withLock({ $0.nextToWake() }) else { return }
+            guard let next = state.withLock({ $0.nextToWake() }) else { return tellReleased() }
             waiter = next
         }
     }
@@ -81,5 +107,6 @@ extension ConcurrencyLimiter: SubscriptionGate {
     @usableFromInline
     func abandon(_ waiter: ObjectIdentifier) {
         state.withLock { $0.abandon(waiter) }
+        tellReleased()
     }
 }

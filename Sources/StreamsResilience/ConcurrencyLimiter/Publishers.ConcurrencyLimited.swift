@@ -53,12 +53,19 @@ extension Publishers {
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
+        /// The events of the pipeline call this stage is part of, if any.
+        @usableFromInline
+        let during: ResilienceEvents?
 
         @inlinable
-        init(upstream: Upstream, limiter: ConcurrencyLimiter, lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>) {
+        init(
+            upstream: Upstream, limiter: ConcurrencyLimiter, lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>,
+            during: ResilienceEvents? = nil
+        ) {
             self.upstream = upstream
             self.limiter = limiter
             self.lift = lift
+            self.during = during
         }
 
         /// Attaches `subscriber`: at once with a free permit, after a wait in the queue, or not
@@ -67,7 +74,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let subscription = GatedSubscription<Upstream, ConcurrencyLimiter, S>(
                 downstream: subscriber, upstream: upstream, gate: limiter, lift: lift, name: "ConcurrencyLimiter")
-            switch limiter.acquire(subscription) {
+            switch limiter.acquire(subscription, during: during) {
             case .permit:
                 subscription.gateOpened()
                 subscription.start(handingTo: subscriber)

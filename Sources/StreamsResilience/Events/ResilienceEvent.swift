@@ -35,6 +35,14 @@ public enum ResilienceEvent: Sendable {
     /// Hedging subscribed attempt number `attempt` (2 for the first hedge) beside the ones
     /// running: after its delay, or at once after `afterFailure`, a non-fatal failure.
     case hedgeStarted(attempt: Int, afterFailure: (any Error)?)
+    /// A circuit breaker recorded the outcome of a call that took `duration`: `failed` when it
+    /// counts as a failure (a counted error, or slower than the slow-call threshold).
+    case circuitCallRecorded(failed: Bool, duration: Duration)
+    /// A concurrency, rate or pushback limiter admitted, queued, delayed or let go of a call.
+    case limiterUsage(LimiterUsage)
+    /// The call failed with `error`, and its fallback, the outermost stage, was asked for a value
+    /// instead.
+    case fallbackUsed(error: any Error)
 }
 
 extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
@@ -63,6 +71,10 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
             "retryGaveUp(reason: \(reason), attempts: \(attempts), error: \(error.redactedDescription))"
         case .hedgeStarted(let attempt, let failure):
             "hedgeStarted(attempt: \(attempt), afterFailure: \(failure?.redactedDescription ?? "nil"))"
+        case .circuitCallRecorded(let failed, let duration):
+            "circuitCallRecorded(failed: \(failed), duration: \(duration))"
+        case .limiterUsage(let usage): "limiterUsage(\(usage))"
+        case .fallbackUsed(let error): "fallbackUsed(error: \(error.redactedDescription))"
         }
     }
 
@@ -95,6 +107,10 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
                 ("retryGaveUp", (reason: reason, attempts: attempts, error: error.redactedDescription))
             case .hedgeStarted(let attempt, let failure):
                 ("hedgeStarted", (attempt: attempt, afterFailure: failure?.redactedDescription))
+            case .circuitCallRecorded(let failed, let duration):
+                ("circuitCallRecorded", (failed: failed, duration: duration))
+            case .limiterUsage(let usage): ("limiterUsage", usage)
+            case .fallbackUsed(let error): ("fallbackUsed", error.redactedDescription)
             }
         return Mirror(self, children: [(label: child.0, value: child.1)], displayStyle: .enum)
     }

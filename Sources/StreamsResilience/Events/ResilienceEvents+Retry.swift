@@ -5,18 +5,19 @@ extension ResilienceEvents {
     /// timed on the ``TimelineInstant`` time line; nil without an observer.
     @usableFromInline
     var retryObserver: RetryEventObserver? {
-        guard let observer else { return nil }
+        guard isObserved else { return nil }
+        let events = self
         return RetryEventObserver(
             emit: { event in
                 switch event {
                 case .attemptStarted(let attempt):
-                    observer(.attemptStarted(attempt: attempt))
+                    events.emit(.attemptStarted(attempt: attempt))
                 case .attemptEnded(let attempt, let duration, let error):
-                    observer(.attemptEnded(attempt: attempt, duration: duration, error: error))
+                    events.emit(.attemptEnded(attempt: attempt, duration: duration, error: error))
                 case .retryScheduled(let retry, let delay, let error):
-                    observer(.retryScheduled(retry: retry, delay: delay, error: error))
+                    events.emit(.retryScheduled(retry: retry, delay: delay, error: error))
                 case .retryGaveUp(let reason, let attempts, let error):
-                    observer(.retryGaveUp(reason: reason, attempts: attempts, error: error))
+                    events.emit(.retryGaveUp(reason: reason, attempts: attempts, error: error))
                 }
             },
             timelineOffset: { ($0 as? any TimelineInstant)?.timelineOffset })

@@ -25,6 +25,10 @@ extension Publisher {
     /// `isSafeToRepeat: false` for any other call that is not safe to repeat, or one whose
     /// request is subscribed later (`subscribe(on:)`, the inner publisher of a `flatMap`).
     ///
+    /// `request` names the call's request (its method and origin) in the events of each
+    /// subscription (see ``ResilienceEventContext``); StreamsNetworking's
+    /// `resilient(_:for:scheduler:)` passes it, and `isSafeToRepeat`, from the `URLRequest`.
+    ///
     /// ```swift
     /// let registry = ResilienceRegistry(policy: .standardHTTP)
     /// let user = Deferred { api.user(id) }
@@ -34,11 +38,18 @@ extension Publisher {
     /// let order = grpc.placeOrder(order)                                   // not HTTP: say it
     ///     .resilient(payments, scheduler: DispatchQueue.main, isSafeToRepeat: false)
     /// ```
+    ///
+    /// `onReport`, when given, is handed each subscription's ``ResilienceReport`` (its attempts,
+    /// waits, the stage that stopped it) when the subscription finishes or fails, before the
+    /// completion goes downstream; nothing is recorded without it.
     @inlinable
     public func resilient<S: Scheduler>(
-        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true
+        _ pipeline: ResiliencePipeline, scheduler: S, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
+        onReport: (@Sendable (ResilienceReport) -> Void)? = nil
     ) -> Publishers.Resilient<Self, S> where S.SchedulerTimeType: TimelineInstant {
-        Publishers.Resilient(upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat)
+        Publishers.Resilient(
+            upstream: self, pipeline: pipeline, scheduler: scheduler, isSafeToRepeat: isSafeToRepeat, request: request,
+            onReport: onReport)
     }
 
     /// `resilient(_:scheduler:)` with a pipeline of its own, made now from `policy`: every
@@ -83,17 +94,30 @@ extension Publishers {
         /// Whether the call may be sent again after a timeout, and hedged; see
         /// `resilient(_:scheduler:isSafeToRepeat:)`.
         public let isSafeToRepeat: Bool
+        /// The request each subscription is for, named in its events; nil when unknown.
+        public let request: ResilienceRequestIdentity?
+        /// Handed each subscription's report when it completes; nil: no report is recorded.
+        public let onReport: (@Sendable (ResilienceReport) -> Void)?
+        /// The outermost stage: a value in place of the call's failure, or nil to let it through.
+        public let fallback: ((Failure) -> Output?)?
 
-        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:)`.
+        /// Guards `upstream` with `pipeline`; see `resilient(_:scheduler:isSafeToRepeat:request:)`.
         ///
         /// ```swift
         /// let guarded = Publishers.Resilient(upstream: request, pipeline: pipeline, scheduler: DispatchQueue.main)
         /// ```
-        public init(upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true) {
+        public init(
+            upstream: Upstream, pipeline: ResiliencePipeline, scheduler: Context, isSafeToRepeat: Bool = true,
+            request: ResilienceRequestIdentity? = nil, onReport: (@Sendable (ResilienceReport) -> Void)? = nil,
+            fallback: ((Failure) -> Output?)? = nil
+        ) {
             self.upstream = upstream
             self.pipeline = pipeline
             self.scheduler = scheduler
             self.isSafeToRepeat = isSafeToRepeat
+            self.request = request
+            self.onReport = onReport
+            self.fallback = fallback
         }
 
         /// Attaches `subscriber` to the stages, built from the innermost (the attempt timeout)
@@ -105,7 +129,8 @@ extension Publishers {
         /// The whole stack of stages over the upstream, for one subscription.
         func stages() -> AnyPublisher<Output, Failure> {
             let policy = pipeline.policy
-            let events = pipeline.events
+            let recorder = onReport == nil ? nil : ResilienceReportRecorder()
+            let events = pipeline.events.forCall(request: request, recorder: recorder)
             // What the call was told, and what its requests say of themselves when subscribed.
             let safety = RepeatSafety(isSafeToRepeat)
             let scoped = RepeatSafetyScope(upstream: upstream, safety: safety)
@@ -121,11 +146,14 @@ extension Publishers {
                     .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
-                stack = stack.circuitBreaker(breaker, when: { policy.breakerCounts($0) }, scheduler: scheduler)
-                    .eraseToAnyPublisher()
+                stack = Publishers.CircuitBreaking(
+                    upstream: stack, breaker: breaker, countsAsFailure: { policy.breakerCounts($0) }, scheduler: scheduler,
+                    lift: { $0 }, during: events
+                ).eraseToAnyPublisher()
             }
             if let limiter = pipeline.pushbackLimiter {
-                stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler).eraseToAnyPublisher()
+                stack = PushbackLimited(upstream: stack, limiter: limiter, scheduler: scheduler, during: events)
+                    .eraseToAnyPublisher()
             }
             // A call that is not safe to repeat is never hedged: a hedge is a second copy. The
             // `Hedging` stage asks before each copy; another stage only if the call was told so.
@@ -157,10 +185,30 @@ extension Publishers {
                 stack = stack.deadline(total, scheduler: scheduler, events: events).eraseToAnyPublisher()
             }
             if let limiter = pipeline.concurrencyLimiter {
-                stack = stack.concurrencyLimiter(limiter).eraseToAnyPublisher()
+                stack = Publishers.ConcurrencyLimited(upstream: stack, limiter: limiter, lift: { $0 }, during: events)
+                    .eraseToAnyPublisher()
             }
             if let limiter = pipeline.rateLimiter {
-                stack = stack.rateLimiter(limiter, scheduler: scheduler).eraseToAnyPublisher()
+                stack = Publishers.RateLimited(
+                    upstream: stack, limiter: limiter, scheduler: scheduler, lift: { $0 }, during: events
+                ).eraseToAnyPublisher()
+            }
+            if let fallback {
+                // Outermost, as Polly's recommended order puts it: it sees what every other
+                // stage let through, refusals included.
+                stack = stack.catch { error -> AnyPublisher<Output, Failure> in
+                    events.emit(.fallbackUsed(error: error))
+                    guard let value = fallback(error) else { return Fail(error: error).eraseToAnyPublisher() }
+                    return Just(value).setFailureType(to: Failure.self).eraseToAnyPublisher()
+                }.eraseToAnyPublisher()
+            }
+            if let recorder, let onReport {
+                let budget = pipeline.retryBudget
+                stack = stack.handleEvents(receiveCompletion: { completion in
+                    var report = recorder.report(budget: budget)
+                    if case .failure(let error) = completion { report.noteStop(by: ResilienceReport.Stage(stoppedBy: error)) }
+                    onReport(report)
+                }).eraseToAnyPublisher()
             }
             return stack
         }

@@ -18,7 +18,9 @@ import Streams
 public final class ResiliencePipeline: Sendable {
     /// The stages and their settings.
     public let policy: ResiliencePolicy
-    /// Told what every stage does.
+    /// The operation's name, told with every event (a registry's key); nil when unnamed.
+    public let name: String?
+    /// Told what every stage does, with the pipeline's name as the operation.
     public let events: ResilienceEvents
     /// The shared concurrency limiter, when the policy has one.
     public let concurrencyLimiter: ConcurrencyLimiter?
@@ -38,15 +40,18 @@ public final class ResiliencePipeline: Sendable {
     @usableFromInline
     let asyncShortcut: AsyncShortcut
 
-    /// Makes the shared objects of `policy`, each telling `events` what it does. A setting out of
+    /// Makes the shared objects of `policy`, each telling `events` what it does, with `name` as
+    /// the operation of every event (see ``ResilienceEventContext``). A setting out of
     /// range stops the program, as the object it makes would; in a debug build, settings that
     /// defeat one another (``ResiliencePolicy/lint()``) are printed to standard error.
     ///
     /// ```swift
-    /// let pipeline = ResiliencePipeline(.standardHTTP)
+    /// let pipeline = ResiliencePipeline(.standardHTTP, name: "payments")
     /// ```
-    public init(_ policy: ResiliencePolicy, events: ResilienceEvents = .none) {
+    public init(_ policy: ResiliencePolicy, name: String? = nil, events: ResilienceEvents = .none) {
         self.policy = policy
+        self.name = name
+        let events = events.named(name)
         self.events = events
         concurrencyLimiter = policy.concurrencyLimit.map {
             ConcurrencyLimiter(maxConcurrent: $0.maxConcurrent, maxQueued: $0.maxQueued, events: events)

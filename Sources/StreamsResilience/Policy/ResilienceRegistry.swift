@@ -27,7 +27,8 @@ public final class ResilienceRegistry: Sendable {
     private let pipelines: LockedState<[String: ResiliencePipeline]>
 
     /// Makes an empty registry whose pipelines follow `policy`; `events` gives each new key's
-    /// pipeline its observer (it is called outside the registry's lock, once per new key).
+    /// pipeline its observer (it is called outside the registry's lock, once per new key). Each
+    /// pipeline is named by its key, which its events tell as their operation.
     ///
     /// ```swift
     /// let registry = ResilienceRegistry(policy: .standardHTTP)
@@ -49,7 +50,7 @@ public final class ResilienceRegistry: Sendable {
         if let existing = pipelines.withLock({ $0[key] }) { return existing }
         // Made outside the lock: the events closure is the caller's code. When two threads race
         // for a new key, the first to store its pipeline wins and both return it.
-        let made = ResiliencePipeline(policy, events: makeEvents(key))
+        let made = ResiliencePipeline(policy, name: key, events: makeEvents(key))
         return pipelines.withLock { table in
             if let stored = table[key] { return stored }
             table[key] = made

@@ -12,10 +12,13 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Failure == Resilience
     let upstream: Upstream
     let limiter: PushbackLimiter
     let scheduler: Context
+    /// The events of the pipeline call this stage is part of.
+    let during: ResilienceEvents
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         GatedSubscription<Upstream, PushbackLimiter, S>.admit(
-            limiter.acquire(at: scheduler.now.timelineOffset), downstream: subscriber, upstream: upstream, gate: limiter,
+            limiter.acquire(at: scheduler.now.timelineOffset, during: during), downstream: subscriber, upstream: upstream,
+            gate: limiter,
             lift: { $0 }, name: "PushbackLimiter", scheduler: scheduler)
     }
 }

@@ -111,21 +111,38 @@ public final class PushbackLimiter: Sendable {
     }
 
     /// Asks to start a call at `now`.
-    func acquire(at now: Duration) -> PushbackLimiterStateMachine.AcquireAction {
+    func acquire(at now: Duration, during call: ResilienceEvents? = nil) -> PushbackLimiterStateMachine.AcquireAction {
         let nanoseconds = ResilienceTime.nanoseconds(now)
-        let action = state.withLock { $0.acquire(at: nanoseconds) }
-        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+        let (action, inFlight) = state.withLock { ($0.acquire(at: nanoseconds), $0.inFlight) }
+        switch action {
+        case .reject(let refusal): events.emit(.limiterRejected(refusal), during: call)
+        case .permit: tellUsage(.admitted, inFlight, during: call)
+        case .delay(let wait): tellUsage(.delayed(wait), inFlight, during: call)
+        }
         return action
     }
 
     /// A call admitted (at once or after its wait) ended.
     func finished() {
-        state.withLock { $0.release() }
+        let inFlight = state.withLock { machine in
+            machine.release()
+            return machine.inFlight
+        }
+        tellUsage(.released, inFlight, during: nil)
     }
 
     /// A call cancelled during its wait gives its place back.
     func cancelledWaiting() {
-        state.withLock { $0.abandon() }
+        let inFlight = state.withLock { machine in
+            machine.abandon()
+            return machine.inFlight
+        }
+        tellUsage(.released, inFlight, during: nil)
+    }
+
+    /// Tells the observer the calls in flight after `change`.
+    private func tellUsage(_ change: LimiterUsage.Change, _ inFlight: Int, during call: ResilienceEvents?) {
+        events.emit(.limiterUsage(LimiterUsage(limiter: .pushback, change: change, inUse: inFlight, queued: 0)), during: call)
     }
 }
 

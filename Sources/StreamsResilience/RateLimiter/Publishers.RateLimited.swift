@@ -57,16 +57,20 @@ extension Publishers {
 
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
+        /// The events of the pipeline call this stage is part of, if any.
+        @usableFromInline
+        let during: ResilienceEvents?
 
         @inlinable
         init(
             upstream: Upstream, limiter: RateLimiter, scheduler: Context,
-            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>
+            lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>, during: ResilienceEvents? = nil
         ) {
             self.upstream = upstream
             self.limiter = limiter
             self.scheduler = scheduler
             self.lift = lift
+            self.during = during
         }
 
         /// Attaches `subscriber`: at once with a token, after a wait for one, or not at all (it
@@ -74,7 +78,8 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             GatedSubscription<Upstream, RateLimiter, S>.admit(
-                limiter.acquire(at: scheduler.now.timelineOffset), downstream: subscriber, upstream: upstream, gate: limiter,
+                limiter.acquire(at: scheduler.now.timelineOffset, during: during), downstream: subscriber, upstream: upstream,
+                gate: limiter,
                 lift: lift, name: "RateLimiter", scheduler: scheduler)
         }
     }

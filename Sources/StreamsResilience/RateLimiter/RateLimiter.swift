@@ -66,11 +66,28 @@ public final class RateLimiter: Sendable {
     }
 
     @usableFromInline
-    func acquire(at now: Duration) -> RateLimiterStateMachine.AcquireAction {
+    func acquire(at now: Duration, during call: ResilienceEvents? = nil) -> RateLimiterStateMachine.AcquireAction {
         let nanoseconds = ResilienceTime.nanoseconds(now)
-        let action = state.withLock { $0.acquire(at: nanoseconds) }
-        if case .reject(let refusal) = action { events.emit(.limiterRejected(refusal)) }
+        let observed = events.isObserved(during: call)
+        let (action, usage) = state.withLock { machine in
+            (machine.acquire(at: nanoseconds), observed ? machine.usage : nil)
+        }
+        switch action {
+        case .reject(let refusal):
+            events.emit(.limiterRejected(refusal), during: call)
+        case .permit:
+            if let usage { tellUsage(.admitted, usage, during: call) }
+        case .delay(let wait):
+            if let usage { tellUsage(.delayed(wait), usage, during: call) }
+        }
         return action
+    }
+
+    /// Tells the observer the limiter's usage after `change`.
+    private func tellUsage(_ change: LimiterUsage.Change, _ usage: (inUse: Int, queued: Int), during call: ResilienceEvents?) {
+        events.emit(
+            .limiterUsage(LimiterUsage(limiter: .rate, change: change, inUse: usage.inUse, queued: usage.queued)),
+            during: call)
     }
 }
 
@@ -88,6 +105,11 @@ extension RateLimiter: SubscriptionGate {
     /// A token taken for a call that will not run comes back.
     @usableFromInline
     func refund() {
-        state.withLock { $0.refund() }
+        let observed = events.isObserved
+        let usage = state.withLock { machine in
+            machine.refund()
+            return observed ? machine.usage : nil
+        }
+        if let usage { tellUsage(.released, usage, during: nil) }
     }
 }

@@ -49,6 +49,14 @@ struct RateLimiterStateMachine {
         return .delay(.nanoseconds(wait))
     }
 
+    /// The tokens spent from the burst (whole ones, rounded up), and the calls waiting for a
+    /// reserved token, as of the last update.
+    var usage: (inUse: Int, queued: Int) {
+        let spent = capacity - max(credit, 0)
+        let owed = credit < 0 ? -credit : 0
+        return (inUse: Int((spent + interval - 1) / interval), queued: Int((owed + interval - 1) / interval))
+    }
+
     /// A call that reserved a token was cancelled before its wait ended: the token comes back.
     mutating func refund() {
         credit = min(capacity, credit + interval)

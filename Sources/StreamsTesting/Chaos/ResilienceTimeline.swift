@@ -43,6 +43,9 @@ public final class ResilienceTimeline: Sendable {
             switch event {
             case .attemptStarted, .attemptEnded:
                 if recordsAttempts { record(Self.describe(event)) }
+            case .circuitCallRecorded, .limiterUsage:
+                // Bookkeeping rather than decisions: each call's outcome and each permit.
+                break
             default:
                 record(Self.describe(event))
             }
@@ -97,6 +100,12 @@ public final class ResilienceTimeline: Sendable {
             return "gave up after \(attempts) attempts (\(reason))"
         case .hedgeStarted(let attempt, let afterFailure):
             return "hedge \(attempt) started\(afterFailure == nil ? "" : " after a failure")"
+        case .circuitCallRecorded(let failed, let duration):
+            return "circuit recorded a \(failed ? "failure" : "success") after \(seconds(duration)) s"
+        case .limiterUsage(let usage):
+            return "\(usage)"
+        case .fallbackUsed:
+            return "fallback used"
         }
     }
 

@@ -11,11 +11,15 @@ struct ResilienceEventsTests {
     final class Recorder: @unchecked Sendable {
         private let recorded = Locked<[String]>([])
         var events: ResilienceEvents {
-            ResilienceEvents { [self] event in recorded.withLock { $0.append(Self.describe(event)) } }
+            ResilienceEvents { [self] event in
+                guard let text = Self.describe(event) else { return }
+                recorded.withLock { $0.append(text) }
+            }
         }
         var items: [String] { recorded.withLock { $0 } }
 
-        static func describe(_ event: ResilienceEvent) -> String {
+        /// The event as text; nil for the bookkeeping events (outcomes recorded, permits).
+        static func describe(_ event: ResilienceEvent) -> String? {
             switch event {
             case .circuitStateChanged(let state): "circuit \(state)"
             case .circuitRejected(let refusal): "circuit refused, \(refusal.retryAfter.map { "\($0)" } ?? "no hint")"
@@ -28,6 +32,8 @@ struct ResilienceEventsTests {
                 "attempt \(attempt) \(error == nil ? "finished" : "failed") after \(duration.map { "\($0)" } ?? "?")"
             case .retryGaveUp(let reason, let attempts, _): "gave up after \(attempts): \(reason)"
             case .hedgeStarted(let attempt, let failure): "hedge \(attempt)\(failure == nil ? "" : " after a failure")"
+            case .fallbackUsed: "fallback used"
+            case .circuitCallRecorded, .limiterUsage: nil
             }
         }
     }

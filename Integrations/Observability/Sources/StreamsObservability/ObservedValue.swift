@@ -55,4 +55,13 @@ enum ObservedValue {
         case .serverPushback: "server_pushback"
         }
     }
+
+    /// `concurrency`, `rate` or `pushback`.
+    static func limiter(_ limiter: LimiterUsage.Limiter) -> String {
+        switch limiter {
+        case .concurrency: "concurrency"
+        case .rate: "rate"
+        case .pushback: "pushback"
+        }
+    }
 }

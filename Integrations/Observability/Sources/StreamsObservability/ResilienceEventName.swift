@@ -37,6 +37,12 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     case retryGaveUp = "retry_gave_up"
     /// Hedging started one more attempt beside the ones running (`hedgeStarted`).
     case hedgeStarted = "hedge_started"
+    /// A circuit breaker recorded a call's outcome (`circuitCallRecorded`).
+    case circuitCallRecorded = "circuit_call_recorded"
+    /// A limiter admitted, queued, delayed or let go of a call (`limiterUsage`).
+    case limiterUsage = "limiter_usage"
+    /// The call failed and its fallback was asked for a value (`fallbackUsed`).
+    case fallbackUsed = "fallback_used"
 
     /// The name of `event`.
     ///
@@ -58,6 +64,9 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         case .attemptEnded: self = .attemptEnded
         case .retryGaveUp: self = .retryGaveUp
         case .hedgeStarted: self = .hedgeStarted
+        case .circuitCallRecorded: self = .circuitCallRecorded
+        case .limiterUsage: self = .limiterUsage
+        case .fallbackUsed: self = .fallbackUsed
         }
     }
 
@@ -68,10 +77,10 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     /// | --- | --- |
     /// | `circuit_opened`, `circuit_isolated`, `deadline_exceeded`, `limiter_rejected` | warning |
     /// | `retry_gave_up` (but for a `notRetryable` error) | warning |
-    /// | `circuit_half_opened`, `circuit_rejected`, `attempt_timed_out`, `retry_scheduled` | notice |
+    /// | `circuit_half_opened`, `circuit_rejected`, `attempt_timed_out`, `retry_scheduled`, `fallback_used` | notice |
     /// | `circuit_closed`, `hedge_started` | info |
     /// | `retry_gave_up` for a `notRetryable` error (the error was never the retry's to handle), `attempt_ended` | debug |
-    /// | `attempt_started` | trace |
+    /// | `attempt_started`, `circuit_call_recorded`, `limiter_usage` | trace |
     ///
     /// ```swift
     /// ResilienceEventName.severity(of: .attemptTimedOut(timeout: .seconds(10)))   // .notice
@@ -80,10 +89,10 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         switch event {
         case .circuitStateChanged(.open), .circuitStateChanged(.isolated), .deadlineExceeded, .limiterRejected: .warning
         case .retryGaveUp(let reason, _, _): reason == .notRetryable ? .debug : .warning
-        case .circuitStateChanged(.halfOpen), .circuitRejected, .attemptTimedOut, .retryScheduled: .notice
+        case .circuitStateChanged(.halfOpen), .circuitRejected, .attemptTimedOut, .retryScheduled, .fallbackUsed: .notice
         case .circuitStateChanged(.closed), .hedgeStarted: .info
         case .attemptEnded: .debug
-        case .attemptStarted: .trace
+        case .attemptStarted, .circuitCallRecorded, .limiterUsage: .trace
         }
     }
 }

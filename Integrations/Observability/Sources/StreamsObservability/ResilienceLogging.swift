@@ -20,6 +20,14 @@ import StreamsResilience
 /// | `attempt_ended` | `attempt succeeded`, `attempt failed` | `attempt.number`, `attempt.duration`, `error.type`, `error.message` |
 /// | `retry_gave_up` | `gave up retrying` | `retry.reason`, `attempt.count`, `error.type`, `error.message` |
 /// | `hedge_started` | `hedging` | `attempt.number`, and `error.type`, `error.message` after a failure |
+/// | `fallback_used` | `falling back` | `error.type`, `error.message` |
+/// | `circuit_call_recorded` | `call succeeded`, `call failed` (as the breaker counts it) | `attempt.duration` |
+/// | `limiter_usage` | `limiter admitted a call`, … | `limiter.kind`, `limiter.in_use`, `limiter.queued`, `limiter.wait` (a delay) |
+///
+/// With its ``ResilienceEventContext`` (the observer of ``events`` has it), a line also has
+/// `attempt.number` (the attempt it happened in, unless the event says its own),
+/// `http.request.method` and `request.origin` (the request's method and origin, never its path
+/// or query), and `operation.name` when the operation's name differs from `pipeline.name`.
 ///
 /// Durations are in seconds (`retry.delay: 0.25`). `error.message` is the error's
 /// `redactedDescription`: its own description only when its type is a `RedactingError`,
@@ -53,7 +61,7 @@ public struct ResilienceLogging: Sendable {
     /// let breaker = CircuitBreaker(events: ResilienceLogging(pipeline: "search", logger: logger).events)
     /// ```
     public var events: ResilienceEvents {
-        ResilienceEvents { event in log(event) }
+        ResilienceEvents { event, context in log(event, context: context) }
     }
 
     /// Logs `event`, if the logger's level lets its severity through.
@@ -61,12 +69,18 @@ public struct ResilienceLogging: Sendable {
     /// ```swift
     /// logging.log(.circuitStateChanged(.open))   // warning: circuit open [pipeline.name: payments, …]
     /// ```
-    public func log(_ event: ResilienceEvent) {
+    public func log(_ event: ResilienceEvent, context: ResilienceEventContext = ResilienceEventContext()) {
         let level = ResilienceEventName.severity(of: event)
         guard logger.logLevel <= level else { return }
         var metadata: Logger.Metadata = [
             "pipeline.name": "\(pipeline)", "event.name": "\(ResilienceEventName(event).rawValue)",
         ]
+        if let attempt = context.attempt { metadata["attempt.number"] = "\(attempt)" }
+        if let request = context.request {
+            metadata["http.request.method"] = "\(request.method)"
+            metadata["request.origin"] = "\(request.origin)"
+        }
+        if let operation = context.operation, operation != pipeline { metadata["operation.name"] = "\(operation)" }
         let message: Logger.Message
         switch event {
         case .circuitStateChanged(let state):
@@ -108,6 +122,24 @@ public struct ResilienceLogging: Sendable {
             metadata["attempt.number"] = "\(attempt)"
             if let failure { Self.describe(failure, into: &metadata) }
             message = "hedging"
+        case .fallbackUsed(let error):
+            Self.describe(error, into: &metadata)
+            message = "falling back"
+        case .circuitCallRecorded(let failed, let duration):
+            metadata["attempt.duration"] = "\(ObservedValue.seconds(duration))"
+            message = failed ? "call failed" : "call succeeded"
+        case .limiterUsage(let usage):
+            metadata["limiter.kind"] = "\(ObservedValue.limiter(usage.limiter))"
+            metadata["limiter.in_use"] = "\(usage.inUse)"
+            metadata["limiter.queued"] = "\(usage.queued)"
+            switch usage.change {
+            case .admitted: message = "limiter admitted a call"
+            case .queued: message = "limiter queued a call"
+            case .delayed(let wait):
+                metadata["limiter.wait"] = "\(ObservedValue.seconds(wait))"
+                message = "limiter delayed a call"
+            case .released: message = "limiter let go of a call"
+            }
         }
         logger.log(level: level, message, metadata: metadata)
     }

@@ -9,10 +9,13 @@ import StreamsResilience
 ///
 /// | instrument | kind | dimensions | what |
 /// | --- | --- | --- | --- |
-/// | `streams.resilience.events` | counter | `pipeline.name`, `event.name`, `event.severity`, `error.type` (events that carry an error) | every decision: each event but `attempt_started` and `attempt_ended` |
+/// | `streams.resilience.events` | counter | `pipeline.name`, `event.name`, `event.severity`, `error.type` (events that carry an error) | every decision: each event but `attempt_started`, `attempt_ended`, `circuit_call_recorded` and `limiter_usage` |
 /// | `streams.resilience.attempt.duration` | timer (seconds) | `pipeline.name`, `attempt.number`, `error.type` (failed attempts) | each attempt of a retry, from the `attemptEnded` event |
 /// | `streams.resilience.retry.delay` | timer (seconds) | `pipeline.name` | each wait before a retry |
 /// | `streams.resilience.circuit.state` | gauge | `pipeline.name`, `circuit.state` (`closed`, `open`, `half_open`, `isolated`) | 1 for the breaker's state, 0 for the others, from its first change on |
+/// | `streams.resilience.circuit.calls` | counter | `pipeline.name`, `call.outcome` (`success`, `failure`) | each outcome the breaker recorded (a slow call is a failure) |
+/// | `streams.resilience.limiter.in_use` | gauge | `pipeline.name`, `limiter.kind` (`concurrency`, `rate`, `pushback`) | the limiter's permits in use, after each change |
+/// | `streams.resilience.limiter.queued` | gauge | `pipeline.name`, `limiter.kind` | the calls waiting for the limiter, after each change |
 ///
 /// `event.name` is a ``ResilienceEventName`` and `event.severity` a swift-log level
 /// (``ResilienceEventName/severity(of:)``). `error.type` is the error's fully qualified type name
@@ -34,6 +37,12 @@ public struct ResilienceMetrics: Sendable {
     public static let retryDelay = "streams.resilience.retry.delay"
     /// The label of the circuit state gauge.
     public static let circuitState = "streams.resilience.circuit.state"
+    /// The label of the counter of outcomes a breaker recorded.
+    public static let circuitCalls = "streams.resilience.circuit.calls"
+    /// The label of the gauge of a limiter's permits in use.
+    public static let limiterInUse = "streams.resilience.limiter.in_use"
+    /// The label of the gauge of the calls waiting for a limiter.
+    public static let limiterQueued = "streams.resilience.limiter.queued"
 
     /// The `pipeline.name` of every instrument.
     public let pipeline: String
@@ -69,6 +78,15 @@ public struct ResilienceMetrics: Sendable {
         switch event {
         case .attemptStarted:
             return
+        case .circuitCallRecorded(let failed, _):
+            let dimensions = [("pipeline.name", pipeline), ("call.outcome", failed ? "failure" : "success")]
+            instruments.counter(Self.circuitCalls, dimensions).increment()
+            return
+        case .limiterUsage(let usage):
+            let dimensions = [("pipeline.name", pipeline), ("limiter.kind", ObservedValue.limiter(usage.limiter))]
+            instruments.gauge(Self.limiterInUse, dimensions).record(usage.inUse)
+            instruments.gauge(Self.limiterQueued, dimensions).record(usage.queued)
+            return
         case .attemptEnded(let attempt, let duration, let error):
             guard let duration else { return }
             var dimensions = [("pipeline.name", pipeline), ("attempt.number", String(attempt))]
@@ -98,6 +116,7 @@ public struct ResilienceMetrics: Sendable {
         switch event {
         case .retryScheduled(_, _, let error), .retryGaveUp(_, _, let error): error
         case .hedgeStarted(_, let failure): failure
+        case .fallbackUsed(let error): error
         case .attemptEnded(_, _, let error): error
         default: nil
         }

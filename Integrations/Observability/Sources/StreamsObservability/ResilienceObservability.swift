@@ -31,9 +31,9 @@ public enum ResilienceObservability {
         let logging = logger.map { ResilienceLogging(pipeline: pipeline, logger: $0) }
         let tracing = tracing ? ResilienceTracing(pipeline: pipeline) : nil
         guard metrics != nil || logging != nil || tracing != nil else { return .none }
-        return ResilienceEvents { event in
+        return ResilienceEvents { event, context in
             metrics?.record(event)
-            logging?.log(event)
+            logging?.log(event, context: context)
             tracing?.record(event)
         }
     }

@@ -65,7 +65,7 @@ public struct ResilienceTracing: Sendable {
         guard let span = ResilienceCallSpan.current, span.isRecording else { return }
         var attributes: SpanAttributes = [:]
         switch event {
-        case .attemptStarted, .attemptEnded:
+        case .attemptStarted, .attemptEnded, .circuitCallRecorded, .limiterUsage:
             return
         case .circuitStateChanged(let state):
             attributes["circuit.state"] = ObservedValue.state(state)
@@ -90,6 +90,8 @@ public struct ResilienceTracing: Sendable {
         case .hedgeStarted(let attempt, let failure):
             attributes["attempt.number"] = attempt
             if let failure { Self.describe(failure, into: &attributes) }
+        case .fallbackUsed(let error):
+            Self.describe(error, into: &attributes)
         }
         span.attributes["pipeline.name"] = pipeline
         span.addEvent(SpanEvent(name: ResilienceEventName(event).rawValue, attributes: attributes))

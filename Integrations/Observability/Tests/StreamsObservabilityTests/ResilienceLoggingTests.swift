@@ -94,4 +94,32 @@ struct ResilienceLoggingTests {
         #expect(handler.entries[2].metadata["error.message"] == "\(LeakyError().redactedDescription)")
         #expect(handler.entries[2].metadata["error.type"] == "\(String(reflecting: LeakyError.self))")
     }
+
+    @Test func eachLineNamesTheRequestAndTheAttemptOfItsCall() async throws {
+        let logging = ResilienceLogging(pipeline: "payments", logger: logger(.trace))
+        let pipeline = ResiliencePipeline(.retrying(1, backoff: .immediate), name: "charges", events: logging.events)
+        let flaky = FlakyOperation(failing: 1)
+        let post = ResilienceRequestIdentity(method: "POST", origin: "https://pay.example.com:443/charges?card=4242")
+        _ = try await pipeline.execute(request: post) { _ in try flaky() }
+
+        #expect(handler.entries.allSatisfy { $0.metadata["http.request.method"] == "POST" })
+        #expect(handler.entries.allSatisfy { $0.metadata["request.origin"] == "https://pay.example.com:443" })
+        #expect(handler.entries.allSatisfy { $0.metadata["operation.name"] == "charges" })
+        #expect(handler.entries.map { $0.metadata["attempt.number"] } == ["1", "1", "1", "2", "2"])
+    }
+
+    @Test func aFallbackIsLoggedWithTheErrorItReplaced() async throws {
+        let logging = ResilienceLogging(pipeline: "search", logger: logger(.notice))
+        let pipeline = ResiliencePipeline(.retrying(0, backoff: .immediate), events: logging.events)
+        let value = try await pipeline.execute(clock: ContinuousClock()) { _ in
+            try FlakyOperation(failing: 1)()
+        } fallback: { _ in
+            7
+        }
+        #expect(value == 7)
+        let fallback = try #require(handler.entries.last)
+        #expect("\(fallback.level) \(fallback.message)" == "notice falling back")
+        #expect(fallback.metadata["event.name"] == "fallback_used")
+        #expect(fallback.metadata["error.type"] == "\(String(reflecting: Outage.self))")
+    }
 }

@@ -36,14 +36,30 @@ final class OperationCall: Sendable {
 
     /// The method and idempotency key, which decide whether repeating the request is safe.
     let request: SentRequest
+    /// The method and origin, named in the pipeline's events (never the path or query).
+    let identity: ResilienceRequestIdentity
     /// False for a body that can be iterated once (a stream): the request is then sent once.
     let bodyIsRepeatable: Bool
     private let state = Mutex(State())
 
-    init(request: HTTPRequest, body: HTTPBody?) {
+    init(request: HTTPRequest, body: HTTPBody?, baseURL: URL? = nil) {
         self.request = SentRequest(
             method: request.method.rawValue, idempotencyKey: request.headerFields[Self.idempotencyKey])
+        identity = ResilienceRequestIdentity(method: request.method.rawValue, origin: Self.origin(of: request, baseURL: baseURL))
         bodyIsRepeatable = body?.iterationBehavior != .single
+    }
+
+    /// `scheme://host:port` of `request`, or of `baseURL` where the request names none, with the
+    /// scheme's default port when none is named (as StreamsNetworking names a `URLRequest`).
+    private static func origin(of request: HTTPRequest, baseURL: URL?) -> String {
+        let scheme = (request.scheme ?? baseURL?.scheme ?? "").lowercased()
+        var authority = (request.authority ?? baseURL?.host ?? "").lowercased()
+        if request.authority == nil, let port = baseURL?.port { authority += ":\(port)" }
+        let hostEnd = authority.lastIndex(of: "]") ?? authority.startIndex
+        if !authority[hostEnd...].contains(":"), let port = ["https": 443, "http": 80][scheme] {
+            authority += ":\(port)"
+        }
+        return scheme.isEmpty ? authority : "\(scheme)://\(authority)"
     }
 
     /// Runs `send` through `pipeline`: what an attempt returned, the last failed response when
@@ -54,7 +70,7 @@ final class OperationCall: Sendable {
     ) async throws -> (HTTPResponse, HTTPBody?) where C.Duration == Duration, C.Instant: TimelineInstant {
         do {
             let outcome = try await pipeline.execute(
-                clock: clock, isSafeToRepeat: request.isSafeToRepeat && bodyIsRepeatable
+                clock: clock, isSafeToRepeat: request.isSafeToRepeat && bodyIsRepeatable, request: identity
             ) { attempt in
                 try await self.attempt(attempt.number, send: send)
             }

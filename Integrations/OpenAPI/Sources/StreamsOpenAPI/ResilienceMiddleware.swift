@@ -106,7 +106,7 @@ public struct ResilienceMiddleware<C: Clock>: ClientMiddleware where C.Duration 
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let pipeline = registry.pipeline(for: key(operationID, request, baseURL))
-        let call = OperationCall(request: request, body: body)
+        let call = OperationCall(request: request, body: body, baseURL: baseURL)
         // The pipeline runs every attempt in tasks it awaits before it returns: `next` does not
         // outlive this call.
         return try await withoutActuallyEscaping(next) { next in

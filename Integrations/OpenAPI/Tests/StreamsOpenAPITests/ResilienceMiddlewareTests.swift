@@ -84,6 +84,16 @@ struct ResilienceMiddlewareTests {
         #expect(log.retriedErrors == ["server error 503 (GET)"])
     }
 
+    @Test func eachEventNamesTheOperationTheAttemptAndTheRequestsMethodAndOrigin() async throws {
+        let next = ScriptedNext([.status(503), .status(200)])
+        let log = EventLog()
+        _ = try await Self.send(Self.request(.get), through: Self.middleware(Self.retrying(), log: log), to: next)
+        let identity = ResilienceRequestIdentity(method: "GET", origin: "https://api.example.com:443")
+        #expect(log.contexts.map(\.request) == Array(repeating: identity, count: log.contexts.count))
+        #expect(log.contexts.allSatisfy { $0.operation == "getGreeting" })
+        #expect(log.contexts.map(\.attempt) == [1, 1, 1, 2, 2])
+    }
+
     @Test func retryAfterInSecondsIsWaitedFor() async throws {
         let next = ScriptedNext([.status(503, ["Retry-After": "3"]), .status(200)])
         let clock = RecordingClock()

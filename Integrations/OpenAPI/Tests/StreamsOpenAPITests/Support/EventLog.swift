@@ -4,10 +4,21 @@ import Synchronization
 /// Collects the events of a registry's pipelines.
 final class EventLog: Sendable {
     private let events = Mutex<[ResilienceEvent]>([])
+    private let told = Mutex<[ResilienceEventContext]>([])
 
     /// The registry's observer: every key's pipeline tells this log.
     var observer: @Sendable (String) -> ResilienceEvents {
-        { _ in ResilienceEvents { event in self.events.withLock { $0.append(event) } } }
+        { _ in
+            ResilienceEvents { event, context in
+                self.events.withLock { $0.append(event) }
+                self.told.withLock { $0.append(context) }
+            }
+        }
+    }
+
+    /// The context of each event, in order.
+    var contexts: [ResilienceEventContext] {
+        told.withLock { $0 }
     }
 
     /// The delays of the retries scheduled so far.
