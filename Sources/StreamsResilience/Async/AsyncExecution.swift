@@ -75,7 +75,9 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func retried() async throws -> Value {
         guard let retry = pipeline.policy.retry else { return try await hedged(number: 1) }
         var random = pipeline.makeRandom()
-        return try await retryLoop(retry).run(using: &random) { number in try await hedged(number: number) }
+        return try await retryLoop(retry).run(using: &random, handling: valueHandler) { number in
+            try await hedged(number: number)
+        }
     }
 
     /// The policy's retry, after `execute` made the first attempt (with the stages that are set:
@@ -85,16 +87,26 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable
     ) async throws -> Value {
         guard let retry = pipeline.policy.retry else { preconditionFailure("AsyncExecution retries only a policy with a retry") }
-        return try await retryLoop(retry).run(using: &random, afterFirstFailure: failure) { number in
+        return try await retryLoop(retry).run(using: &random, afterFirstFailure: failure, handling: valueHandler) { number in
             try await hedged(number: number)
         }
     }
 
-    /// The retry loop of the policy's `retry`.
+    /// The policy's judgement of a returned value, when its `retryWhen` judges values.
+    private var valueHandler: ((Value) -> Bool)? {
+        let policy = pipeline.policy
+        guard policy.retryWhen != nil else { return nil }
+        return { policy.retries(value: $0) }
+    }
+
+    /// The retry loop of the policy's `retry`, deciding with the policy's rule (the publishers'
+    /// own).
     private func retryLoop(_ retry: ResiliencePolicy.Retry) -> AsyncRetryLoop<C> {
-        let retryOn = retry.retryOn
+        let policy = pipeline.policy
+        let isSafeToRepeat = isSafeToRepeat
         return AsyncRetryLoop(
-            maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+            maxRetries: retry.maxRetries, shouldRetry: { policy.retries(failure: $0, isSafeToRepeat: isSafeToRepeat) },
+            backoff: retry.backoff,
             retryAfterLimit: retry.retryAfterLimit, maxElapsed: pipeline.policy.totalTimeout, budget: pipeline.retryBudget,
             isSafeToRepeat: isSafeToRepeat, clock: clock, events: events, onRetry: nil, onGiveUp: pipeline.policy.onRetryGiveUp)
     }
@@ -136,7 +148,8 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         }
         do {
             let value = try await timed(attempt)
-            breaker.record(ticket, failed: false, at: now)
+            let failed = pipeline.policy.circuitBreakerWhen == nil ? false : pipeline.policy.breakerCounts(value: value)
+            breaker.record(ticket, failed: failed, at: now)
             return value
         } catch {
             if Task.isCancelled {
