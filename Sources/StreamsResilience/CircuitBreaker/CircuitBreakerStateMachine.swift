@@ -13,6 +13,14 @@ import Streams
 ///   a failed probe → `open` with a longer break (if it grows), all probes succeeded → `closed`
 ///   with an empty window. A cancelled probe gives its place back.
 /// - `isolated`: every call is refused until `reset`.
+/// - `disabled`: every call is admitted and nothing is recorded, until `reset` (or another
+///   state set by hand).
+/// - `metricsOnly`: every call is admitted and its outcome goes into the window as when closed,
+///   but the circuit never opens: the outcome that brings the window to the thresholds is told
+///   (`thresholdsReached`), once until the window falls below them again.
+///
+/// By hand: `isolate`, `disable`, `switchToMetricsOnly` and `open(until:)` (a break of a chosen
+/// length, after which probes decide as usual) move from any state; `reset` closes.
 ///
 /// Every transition starts a new period (`generation`); the outcome of a call admitted in an
 /// earlier period is not counted. Each transition queues the new state for the observers; one
@@ -24,6 +32,8 @@ struct CircuitBreakerStateMachine {
         case open(until: Duration)
         case halfOpen(admitted: Int, succeeded: Int)
         case isolated
+        case disabled
+        case metricsOnly
     }
 
     /// What the breaker does with a call that asks to go through.
@@ -41,6 +51,8 @@ struct CircuitBreakerStateMachine {
     enum TransitionAction {
         case none
         case notify
+        /// Metrics only: the window reached the thresholds at which a closed circuit opens.
+        case thresholdsReached(calls: Int, failures: Int)
     }
 
     /// What the caller who asked to deliver the queued states must deliver.
@@ -59,6 +71,8 @@ struct CircuitBreakerStateMachine {
     var queued: [CircuitState] = []
     /// Whether a caller is delivering `queued`.
     var draining = false
+    /// Metrics only: whether the window is at or above the thresholds (told once per crossing).
+    var atThresholds = false
 
     init(configuration: CircuitBreaker.Configuration) {
         self.configuration = configuration
@@ -71,6 +85,8 @@ struct CircuitBreakerStateMachine {
         case .open: .open
         case .halfOpen: .halfOpen
         case .isolated: .isolated
+        case .disabled: .disabled
+        case .metricsOnly: .metricsOnly
         }
     }
 
@@ -91,6 +107,8 @@ struct CircuitBreakerStateMachine {
             return .permit(CircuitTicket(generation: generation, isProbe: true, start: now))
         case .isolated:
             return .reject(CircuitOpenError(state: .isolated, retryAfter: nil))
+        case .disabled, .metricsOnly:
+            return .permit(CircuitTicket(generation: generation, isProbe: false, start: now))
         }
     }
 
@@ -102,13 +120,16 @@ struct CircuitBreakerStateMachine {
         switch phase {
         case .closed:
             window.record(failed: failed, at: now)
-            guard failed else { return .none }
-            let totals = window.totals(at: now)
-            guard totals.calls >= configuration.minimumThroughput,
-                Double(totals.failures) >= configuration.failureRatio * Double(totals.calls)
-            else { return .none }
+            guard failed, reachesThresholds(at: now) else { return .none }
             open(at: now)
             return .notify
+        case .metricsOnly:
+            window.record(failed: failed, at: now)
+            let reached = reachesThresholds(at: now)
+            defer { atThresholds = reached }
+            guard reached, !atThresholds else { return .none }
+            let totals = window.totals(at: now)
+            return .thresholdsReached(calls: totals.calls, failures: totals.failures)
         case .halfOpen(let admitted, let succeeded):
             guard ticket.isProbe else { return .none }
             if failed {
@@ -121,9 +142,17 @@ struct CircuitBreakerStateMachine {
             }
             close()
             return .notify
-        case .open, .isolated:
+        case .open, .isolated, .disabled:
             return .none
         }
+    }
+
+    /// Whether the window at `now` holds at least `minimumThroughput` calls with a failure
+    /// ratio at or above `failureRatio`: where a closed circuit opens.
+    func reachesThresholds(at now: Duration) -> Bool {
+        let totals = window.totals(at: now)
+        return totals.calls >= configuration.minimumThroughput
+            && Double(totals.failures) >= configuration.failureRatio * Double(totals.calls)
     }
 
     /// The call of `ticket` was cancelled before its outcome: a probe gives its place back.
@@ -138,6 +167,29 @@ struct CircuitBreakerStateMachine {
     mutating func isolate() -> TransitionAction {
         if case .isolated = phase { return .none }
         transition(to: .isolated)
+        return .notify
+    }
+
+    /// Switched off by hand: admit every call, record nothing.
+    mutating func disable() -> TransitionAction {
+        if case .disabled = phase { return .none }
+        transition(to: .disabled)
+        return .notify
+    }
+
+    /// Shadow mode by hand: admit every call, record it in an empty window, never open.
+    mutating func switchToMetricsOnly() -> TransitionAction {
+        if case .metricsOnly = phase { return .none }
+        window.clear()
+        atThresholds = false
+        transition(to: .metricsOnly)
+        return .notify
+    }
+
+    /// Opened by hand until `until`: the break ends then, and probes decide as usual. The
+    /// openings that grow the break are not counted.
+    mutating func open(until: Duration) -> TransitionAction {
+        transition(to: .open(until: until))
         return .notify
     }
 

@@ -16,6 +16,10 @@ public enum ResilienceEvent: Sendable {
     case circuitStateChanged(CircuitState)
     /// A circuit breaker refused a call.
     case circuitRejected(CircuitOpenError)
+    /// A circuit breaker in shadow mode (``CircuitBreaker/switchToMetricsOnly()``) reached the
+    /// thresholds at which it would have opened, with `calls` in its window of which `failures`
+    /// failed; it lets calls through all the same.
+    case circuitWouldOpen(calls: Int, failures: Int)
     /// An attempt ran into its `attemptTimeout` and was cancelled.
     case attemptTimedOut(timeout: Duration)
     /// A stream ran into its `deadline` and was cancelled.
@@ -50,6 +54,7 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
         switch self {
         case .circuitStateChanged(let state): "circuitStateChanged(\(state))"
         case .circuitRejected(let refusal): "circuitRejected(\(refusal))"
+        case .circuitWouldOpen(let calls, let failures): "circuitWouldOpen(calls: \(calls), failures: \(failures))"
         case .attemptTimedOut(let timeout): "attemptTimedOut(timeout: \(timeout))"
         case .deadlineExceeded(let deadline): "deadlineExceeded(deadline: \(deadline))"
         case .limiterRejected(let refusal): "limiterRejected(\(refusal))"
@@ -83,6 +88,7 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
             switch self {
             case .circuitStateChanged(let state): ("circuitStateChanged", state)
             case .circuitRejected(let refusal): ("circuitRejected", refusal)
+            case .circuitWouldOpen(let calls, let failures): ("circuitWouldOpen", (calls: calls, failures: failures))
             case .attemptTimedOut(let timeout): ("attemptTimedOut", timeout)
             case .deadlineExceeded(let deadline): ("deadlineExceeded", deadline)
             case .limiterRejected(let refusal): ("limiterRejected", refusal)

@@ -72,6 +72,9 @@ public struct ResilienceTracing: Sendable {
         case .circuitRejected(let refusal):
             attributes["circuit.state"] = ObservedValue.state(refusal.state)
             if let left = refusal.retryAfter { attributes["retry_after"] = ObservedValue.seconds(left) }
+        case .circuitWouldOpen(let calls, let failures):
+            attributes["circuit.calls"] = calls
+            attributes["circuit.failures"] = failures
         case .attemptTimedOut(let timeout):
             attributes["timeout"] = ObservedValue.seconds(timeout)
         case .deadlineExceeded(let deadline):
