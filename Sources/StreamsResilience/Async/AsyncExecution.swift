@@ -25,7 +25,11 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
     private func takeToken(from limiter: RateLimiter) async throws {
-        try await admitted(limiter.acquire(at: now), givingBack: limiter.refund)
+        let now = now
+        let admission = limiter.acquire(at: now)
+        var reservedAt = now
+        if case .delay(let wait) = admission { reservedAt += wait }
+        try await admitted(admission) { limiter.refund(1, reservedAt: reservedAt) }
     }
 
     /// Waits as a timed gate's `admission` says, or throws its refusal; a cancel during the wait
@@ -144,7 +148,7 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         let ticket: CircuitTicket
         switch breaker.acquire(at: now) {
         case .permit(let permitted), .permitAndNotify(let permitted): ticket = permitted
-        case .reject(let refusal): throw refusal
+        case .reject(let refusal), .rejectAndNotify(let refusal): throw refusal
         }
         do {
             let value = try await timed(attempt)

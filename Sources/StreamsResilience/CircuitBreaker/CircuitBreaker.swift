@@ -97,7 +97,7 @@ public final class CircuitBreaker: Sendable {
     /// Switches the breaker to shadow mode, until ``reset()``: every call goes through and its
     /// outcome is recorded in a fresh window as when closed, but the circuit never opens; when
     /// the window reaches the thresholds at which a closed circuit opens, `events` is told
-    /// ``ResilienceEvent/circuitWouldOpen(calls:failures:)`` (once per crossing). For tuning
+    /// ``ResilienceEvent/circuitWouldOpen(calls:failures:slowCalls:)`` (once per crossing). For tuning
     /// thresholds on live traffic (resilience4j's `METRICS_ONLY`).
     ///
     /// ```swift
@@ -145,6 +145,9 @@ public final class CircuitBreaker: Sendable {
         switch action {
         case .permitAndNotify: deliverStates()
         case .reject(let refusal): events.emit(.circuitRejected(refusal))
+        case .rejectAndNotify(let refusal):
+            deliverStates()
+            events.emit(.circuitRejected(refusal))
         case .permit: break
         }
         return action
@@ -155,7 +158,8 @@ public final class CircuitBreaker: Sendable {
     func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration) {
         switch state.withLock({ $0.record(ticket, failed: failed, at: now) }) {
         case .notify: deliverStates()
-        case .thresholdsReached(let calls, let failures): events.emit(.circuitWouldOpen(calls: calls, failures: failures))
+        case .thresholdsReached(let calls, let failures, let slowCalls):
+            events.emit(.circuitWouldOpen(calls: calls, failures: failures, slowCalls: slowCalls))
         case .none: break
         }
     }

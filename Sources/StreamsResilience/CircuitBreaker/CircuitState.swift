@@ -24,7 +24,7 @@ public enum CircuitState: Sendable, Hashable {
     case disabled
     /// Switched to shadow mode with ``CircuitBreaker/switchToMetricsOnly()``: every call goes
     /// through and its outcome is recorded as when closed, but the circuit never opens; reaching
-    /// the thresholds is told as ``ResilienceEvent/circuitWouldOpen(calls:failures:)``
+    /// the thresholds is told as ``ResilienceEvent/circuitWouldOpen(calls:failures:slowCalls:)``
     /// (resilience4j's `METRICS_ONLY`).
     case metricsOnly
 }

@@ -134,7 +134,7 @@ extension Publishers {
                     subscriber: CircuitBreakerSubscription<Upstream, Context, S>(
                         downstream: subscriber, call: call, countsValueAsFailure: countsValueAsFailure,
                         scheduler: scheduler, lift: lift))
-            case .reject(let refusal):
+            case .reject(let refusal), .rejectAndNotify(let refusal):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(.circuitOpen(refusal)))
             }

@@ -18,8 +18,9 @@ public enum ResilienceEvent: Sendable {
     case circuitRejected(CircuitOpenError)
     /// A circuit breaker in shadow mode (``CircuitBreaker/switchToMetricsOnly()``) reached the
     /// thresholds at which it would have opened, with `calls` in its window of which `failures`
-    /// failed; it lets calls through all the same.
-    case circuitWouldOpen(calls: Int, failures: Int)
+    /// failed and `slowCalls` were slow (counted apart only with a `slowCallRatio`); it lets
+    /// calls through all the same.
+    case circuitWouldOpen(calls: Int, failures: Int, slowCalls: Int)
     /// An attempt ran into its `attemptTimeout` and was cancelled.
     case attemptTimedOut(timeout: Duration)
     /// A stream ran into its `deadline` and was cancelled.
@@ -54,7 +55,8 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
         switch self {
         case .circuitStateChanged(let state): "circuitStateChanged(\(state))"
         case .circuitRejected(let refusal): "circuitRejected(\(refusal))"
-        case .circuitWouldOpen(let calls, let failures): "circuitWouldOpen(calls: \(calls), failures: \(failures))"
+        case .circuitWouldOpen(let calls, let failures, let slowCalls):
+            "circuitWouldOpen(calls: \(calls), failures: \(failures), slowCalls: \(slowCalls))"
         case .attemptTimedOut(let timeout): "attemptTimedOut(timeout: \(timeout))"
         case .deadlineExceeded(let deadline): "deadlineExceeded(deadline: \(deadline))"
         case .limiterRejected(let refusal): "limiterRejected(\(refusal))"
@@ -88,7 +90,8 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
             switch self {
             case .circuitStateChanged(let state): ("circuitStateChanged", state)
             case .circuitRejected(let refusal): ("circuitRejected", refusal)
-            case .circuitWouldOpen(let calls, let failures): ("circuitWouldOpen", (calls: calls, failures: failures))
+            case .circuitWouldOpen(let calls, let failures, let slowCalls):
+                ("circuitWouldOpen", (calls: calls, failures: failures, slowCalls: slowCalls))
             case .attemptTimedOut(let timeout): ("attemptTimedOut", timeout)
             case .deadlineExceeded(let deadline): ("deadlineExceeded", deadline)
             case .limiterRejected(let refusal): ("limiterRejected", refusal)

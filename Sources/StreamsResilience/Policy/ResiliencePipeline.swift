@@ -67,7 +67,9 @@ public final class ResiliencePipeline: Sendable {
             rateLimiter = previous.rateLimiter
         } else {
             rateLimiter = policy.rateLimit.map {
-                RateLimiter(permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, events: events)
+                RateLimiter(
+                    permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, algorithm: $0.algorithm,
+                    events: events)
             }
         }
         if let previous, old?.circuitBreaker == policy.circuitBreaker {

@@ -219,17 +219,25 @@ extension ResiliencePolicy {
         public var burst: Int?
         /// The longest a call waits for a token before it is refused.
         public var maxWait: Duration
+        /// How the permits are counted. Default `.tokenBucket`; a window matches "N per minute"
+        /// quotas.
+        public var algorithm: RateLimiter.Algorithm
 
-        /// Describes a token bucket of `permits` per `period`.
+        /// Describes a rate limiter of `permits` per `period` (a token bucket unless told).
         ///
         /// ```swift
         /// let limit = ResiliencePolicy.RateLimit(permits: 100, per: .seconds(60))
+        /// let quota = ResiliencePolicy.RateLimit(permits: 100, per: .seconds(60), algorithm: .slidingWindow)
         /// ```
-        public init(permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero) {
+        public init(
+            permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero,
+            algorithm: RateLimiter.Algorithm = .tokenBucket
+        ) {
             self.permits = permits
             self.period = period
             self.burst = burst
             self.maxWait = maxWait
+            self.algorithm = algorithm
         }
     }
 

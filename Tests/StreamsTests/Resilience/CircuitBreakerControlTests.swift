@@ -63,7 +63,7 @@ struct CircuitBreakerControlTests {
         // The second call brings the window to 2 calls, 1 failed: a closed circuit opens there;
         // the third keeps it above the thresholds (told once); the sixth brings it below.
         #expect(
-            told.withLock { $0 } == ["circuitStateChanged(metricsOnly)", "circuitWouldOpen(calls: 2, failures: 1)"])
+            told.withLock { $0 } == ["circuitStateChanged(metricsOnly)", "circuitWouldOpen(calls: 2, failures: 1, slowCalls: 0)"])
         breaker.reset()
         #expect(breaker.currentState == .closed)
     }
