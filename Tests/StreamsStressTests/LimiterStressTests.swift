@@ -8,6 +8,27 @@ import Testing
 struct LimiterStressTests {
     struct Outage: Error {}
 
+    @Test(arguments: [RateLimiter.Algorithm.tokenBucket, .fixedWindow, .slidingWindow])
+    func aRateLimiterOfAnyShapeAdmitsExactlyItsPermitsToWeightedCallsFromManyThreads(
+        algorithm: RateLimiter.Algorithm
+    ) {
+        // On the immediate scheduler time stands still: exactly the permits of one period pass.
+        let limiter = RateLimiter(permits: 100, per: .seconds(60), algorithm: algorithm)
+        let threads = 8
+        let calls = scaled(100)
+        let admittedPermits = AtomicInt()
+        onThreads(threads) { thread in
+            for index in 0..<calls {
+                let permits = (thread + index).isMultiple(of: 2) ? 1 : 3
+                _ = Just(permits).setFailureType(to: Outage.self)
+                    .rateLimiter(limiter, permits: permits, scheduler: ImmediateScheduler.shared)
+                    .sink(receiveCompletion: { _ in }, receiveValue: { admittedPermits.add($0) })
+            }
+        }
+        #expect(admittedPermits.load() <= 100)
+        #expect(limiter.available(at: ImmediateScheduler.shared.now) == 100 - admittedPermits.load())
+    }
+
     @Test func aConcurrencyLimiterNeverRunsMoreThanItsPermitsAndLeaksNone() {
         let limiter = ConcurrencyLimiter(maxConcurrent: 3, maxQueued: 10_000)
         let threads = 8

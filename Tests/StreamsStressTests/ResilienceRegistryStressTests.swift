@@ -37,6 +37,33 @@ struct ResilienceRegistryStressTests {
         #expect(observersMade.load() >= keys)
     }
 
+    @Test func policiesReplacedWhileThreadsAskForPipelinesEndWithTheLastOne() {
+        let base = ResiliencePolicy(retry: .init(maxRetries: 0, backoff: .immediate))
+        let registry = ResilienceRegistry(policy: base)
+        let threads = 8
+        let keys = 5
+        let rounds = scaled(200)
+        onThreads(threads) { thread in
+            for round in 0..<rounds {
+                let key = "host-\((round + thread) % keys)"
+                if thread.isMultiple(of: 2) {
+                    var tuned = base
+                    tuned.retry?.maxRetries = round
+                    registry.replacePolicy(tuned, for: key)
+                } else {
+                    let pipeline = registry.pipeline(for: key)
+                    // A pipeline is always made from a policy of this key, never a mix.
+                    #expect(pipeline.policy.retry != nil)
+                }
+            }
+        }
+        // Once the threads are done, each key's pipeline follows the key's last policy.
+        for index in 0..<keys {
+            let key = "host-\(index)"
+            #expect(registry.pipeline(for: key).policy.retry == registry.policy(for: key).retry)
+        }
+    }
+
     @Test func callsOnManyThreadsThroughSharedPipelinesReturnEveryPermit() {
         let policy = ResiliencePolicy(
             concurrencyLimit: .init(maxConcurrent: 4, maxQueued: 10_000),

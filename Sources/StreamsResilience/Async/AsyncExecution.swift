@@ -1,6 +1,6 @@
 import Streams
 
-/// One call of ``ResiliencePipeline/execute(clock:isSafeToRepeat:_:)``: the policy's stages in
+/// One call of ``ResiliencePipeline/execute(clock:isSafeToRepeat:request:_:)``: the policy's stages in
 /// the publishers' order (limiters, total timeout, retry, hedging, pushback, circuit breaker,
 /// attempt timeout, outermost first), each drawing from the pipeline's shared objects and reading time
 /// from `clock`.
@@ -45,7 +45,11 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
 
     /// A token now, after a wait within the limiter's `maxWait`, or its refusal.
     private func takeToken(from limiter: RateLimiter) async throws {
-        try await admitted(limiter.acquire(at: now, during: events), givingBack: limiter.refund)
+        let now = now
+        let admission = limiter.acquire(at: now, during: events)
+        var reservedAt = now
+        if case .delay(let wait) = admission { reservedAt += wait }
+        try await admitted(admission) { limiter.refund(1, reservedAt: reservedAt) }
     }
 
     /// Waits as a timed gate's `admission` says, or throws its refusal; a cancel during the wait
@@ -97,7 +101,9 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
     private func retried() async throws -> Value {
         guard let retry = pipeline.policy.retry else { return try await hedged(number: 1) }
         var random = pipeline.makeRandom()
-        return try await retryLoop(retry).run(using: &random) { number in try await hedged(number: number) }
+        return try await retryLoop(retry).run(using: &random, handling: valueHandler) { number in
+            try await hedged(number: number)
+        }
     }
 
     /// The policy's retry, after `execute` made the first attempt (with the stages that are set:
@@ -107,18 +113,28 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable
     ) async throws -> Value {
         guard let retry = pipeline.policy.retry else { preconditionFailure("AsyncExecution retries only a policy with a retry") }
-        return try await retryLoop(retry).run(using: &random, afterFirstFailure: failure) { number in
+        return try await retryLoop(retry).run(using: &random, afterFirstFailure: failure, handling: valueHandler) { number in
             try await hedged(number: number)
         }
     }
 
-    /// The retry loop of the policy's `retry`.
+    /// The policy's judgement of a returned value, when its `retryWhen` judges values.
+    private var valueHandler: ((Value) -> Bool)? {
+        let policy = pipeline.policy
+        guard policy.retryWhen != nil else { return nil }
+        return { policy.retries(value: $0) }
+    }
+
+    /// The retry loop of the policy's `retry`, deciding with the policy's rule (the publishers'
+    /// own).
     private func retryLoop(_ retry: ResiliencePolicy.Retry) -> AsyncRetryLoop<C> {
-        let retryOn = retry.retryOn
+        let policy = pipeline.policy
+        let safety = safety
         return AsyncRetryLoop(
-            maxRetries: retry.maxRetries, shouldRetry: { retryOn.contains($0.resolveCategory()) }, backoff: retry.backoff,
+            maxRetries: retry.maxRetries, shouldRetry: { policy.retries(failure: $0, isSafeToRepeat: safety.isSafe) },
+            backoff: retry.backoff,
             retryAfterLimit: retry.retryAfterLimit, maxElapsed: pipeline.policy.totalTimeout, budget: pipeline.retryBudget,
-            isSafeToRepeat: { [safety] in safety.isSafe }, clock: clock, events: events, onRetry: nil,
+            isSafeToRepeat: { safety.isSafe }, clock: clock, events: events, onRetry: nil,
             onGiveUp: pipeline.policy.onRetryGiveUp)
     }
 
@@ -134,7 +150,8 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         guard safety.isSafe, hedging.maxAttempts > 1 else {
             return try await paced(ResilienceAttempt(number: number, hedge: 0))
         }
-        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, safety: safety, events: events).run { hedge in
+        return try await AsyncHedge(hedging: hedging, pipeline: pipeline, clock: clock, safety: safety, events: events).run {
+            hedge in
             try await paced(ResilienceAttempt(number: number, hedge: hedge))
         }
     }
@@ -156,11 +173,12 @@ struct AsyncExecution<C: Clock, Value: Sendable>: Sendable where C.Duration == D
         let ticket: CircuitTicket
         switch breaker.acquire(at: now, during: events) {
         case .permit(let permitted), .permitAndNotify(let permitted): ticket = permitted
-        case .reject(let refusal): throw refusal
+        case .reject(let refusal), .rejectAndNotify(let refusal): throw refusal
         }
         do {
             let value = try await timed(attempt)
-            breaker.record(ticket, failed: false, at: now, during: events)
+            let failed = pipeline.policy.circuitBreakerWhen == nil ? false : pipeline.policy.breakerCounts(value: value)
+            breaker.record(ticket, failed: failed, at: now, during: events)
             return value
         } catch {
             if Task.isCancelled {

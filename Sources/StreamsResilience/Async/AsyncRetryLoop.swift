@@ -1,7 +1,7 @@
 import Streams
 
 /// The selective retry of the `async` face: `retrying(_:when:backoff:…)` and the retry stage of
-/// ``ResiliencePipeline/execute(isSafeToRepeat:_:)``.
+/// ``ResiliencePipeline/execute(isSafeToRepeat:request:_:)``.
 ///
 /// After an attempt throws, in the order of `retry(_:when:backoff:scheduler:)`: a caller's
 /// cancel ends the call with `CancellationError`, never retried; `when` (and, for a call that is
@@ -17,7 +17,7 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
     let maxElapsed: Duration?
     let budget: RetryBudget?
     /// Whether the call may be sent again after a timeout: what the caller said, or, in a
-    /// pipeline's call, ``RepeatSafety/isSafe`` (what its requests say of themselves as well).
+    /// pipeline's call, `RepeatSafety.isSafe` (what its requests say of themselves as well).
     let isSafeToRepeat: @Sendable () -> Bool
     let clock: C
     let events: ResilienceEvents
@@ -31,9 +31,13 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
     /// cancellation check, then the attempt: the loop reads the clock before and around it only
     /// for `maxElapsed` and an observer, so there must be neither), it failed with
     /// `firstFailure` while the caller was not cancelled, and the loop goes on from that failure.
+    ///
+    /// With `handles`, a returned value it accepts is judged as a failure would be (`when` is
+    /// not asked: the value is handled), told to the events and reports as an
+    /// `AttemptOutcome`; when the retry gives up on it, the value is returned.
     func run<Value, G: RandomNumberGenerator>(
         isolation: isolated (any Actor)? = #isolation, using random: inout G, afterFirstFailure firstFailure: (any Error)? = nil,
-        _ attempt: (Int) async throws -> Value
+        handling handles: ((Value) -> Bool)? = nil, _ attempt: (Int) async throws -> Value
     ) async throws -> Value {
         assert(
             firstFailure == nil || (maxElapsed == nil && !events.isObserved),
@@ -44,6 +48,7 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
         var madeFailure = firstFailure
         while true {
             let failure: any Error
+            var handledValue: Value?
             if let made = madeFailure {
                 madeFailure = nil
                 failure = made
@@ -53,9 +58,14 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
                 events.emit(.attemptStarted(attempt: number))
                 do {
                     let value = try await attempt(number)
-                    events.emit(.attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: nil))
-                    budget?.recordSuccess()
-                    return value
+                    guard let handles, handles(value) else {
+                        events.emit(
+                            .attemptEnded(attempt: number, duration: began.map { $0.duration(to: clock.now) }, error: nil))
+                        budget?.recordSuccess()
+                        return value
+                    }
+                    handledValue = value
+                    failure = AttemptOutcome<Value, any Error>.value(value)
                 } catch {
                     // The caller's cancel: the attempt's error, whatever it is, is not a failure.
                     if Task.isCancelled { throw CancellationError() }
@@ -65,10 +75,13 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
             }
             let wait: Duration
             let cost: Int
-            switch judge(failure, attempt: number, previous: previous, using: &random, start: start) {
+            switch judge(failure, handled: handledValue != nil, attempt: number, previous: previous, using: &random, start: start)
+            {
             case .giveUp(let reason):
                 events.emit(.retryGaveUp(reason: reason, attempts: number, error: failure))
                 onGiveUp?(RetryReport(reason: reason, attempts: number, error: failure))
+                // The last outcome is the caller's: a handled value is returned, not an error.
+                if let handledValue { return handledValue }
                 throw failure
             case .retry(let delay, let backoffDelay, let tokens):
                 previous = backoffDelay
@@ -87,11 +100,12 @@ struct AsyncRetryLoop<C: Clock> where C.Duration == Duration {
         }
     }
 
-    /// Whether, and after how long, `error` is retried.
+    /// Whether, and after how long, `error` is retried (`handled`: it stands for a value that
+    /// `handles` accepted, and `when` is not asked).
     private func judge<G: RandomNumberGenerator>(
-        _ error: any Error, attempt: Int, previous: Duration?, using random: inout G, start: C.Instant?
+        _ error: any Error, handled: Bool, attempt: Int, previous: Duration?, using random: inout G, start: C.Instant?
     ) -> RetryRule.Verdict {
-        guard shouldRetry(error) else { return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable)) }
+        guard handled || shouldRetry(error) else { return .giveUp(RetryRule.reason(for: error, otherwise: .notRetryable)) }
         if ResilienceErrorKind.forbidsRepeat(error, isSafeToRepeat: isSafeToRepeat()) { return .giveUp(.notRetryable) }
         let now = start == nil ? nil : clock.now
         return RetryRule.judge(

@@ -18,7 +18,8 @@ enum AsyncShortcut: Sendable {
             policy.concurrencyLimit != nil || policy.rateLimit != nil || policy.totalTimeout != nil
             || policy.hedging != nil || policy.pushback != nil || policy.circuitBreaker != nil
             || policy.attemptTimeout != nil
-        if stagesBesideRetry || events.isObserved {
+        // A retry that judges values checks the first attempt's value: the stages do it.
+        if stagesBesideRetry || events.isObserved || policy.retryWhen != nil {
             self = .everyStage
         } else {
             self = policy.retry == nil ? .singleAttempt : .firstAttemptOfRetry

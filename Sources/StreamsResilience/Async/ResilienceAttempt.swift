@@ -1,4 +1,4 @@
-/// Which attempt of a call ``ResiliencePipeline/execute(isSafeToRepeat:_:)`` is running: the
+/// Which attempt of a call ``ResiliencePipeline/execute(isSafeToRepeat:request:_:)`` is running: the
 /// retry's attempt number, and which hedge of that attempt it is.
 ///
 /// ```swift

@@ -104,7 +104,9 @@ extension ResiliencePipeline {
         afterFirstFailure failure: any Error, using random: inout any RandomNumberGenerator & Sendable, clock: C,
         isSafeToRepeat: Bool, _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
     ) async throws -> Value where C.Duration == Duration, C.Instant: TimelineInstant {
-        try await AsyncExecution(pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), request: nil, operation: operation)
-            .retried(afterFirstFailure: failure, using: &random)
+        try await AsyncExecution(
+            pipeline: self, clock: clock, safety: RepeatSafety(isSafeToRepeat), request: nil, operation: operation
+        )
+        .retried(afterFirstFailure: failure, using: &random)
     }
 }

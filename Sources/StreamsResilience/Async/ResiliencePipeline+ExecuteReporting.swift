@@ -14,7 +14,7 @@ extension ResiliencePipeline {
     public func executeReporting<Value: Sendable>(
         isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
         _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
-    ) async -> ResilienceOutcome<Value> {
+    ) async -> ResilienceResult<Value> {
         await executeReporting(clock: ContinuousClock(), isSafeToRepeat: isSafeToRepeat, request: request, operation)
     }
 
@@ -29,7 +29,7 @@ extension ResiliencePipeline {
     public func executeReporting<C: Clock, Value: Sendable>(
         clock: C, isSafeToRepeat: Bool = true, request: ResilienceRequestIdentity? = nil,
         _ operation: @escaping @Sendable (ResilienceAttempt) async throws -> Value
-    ) async -> ResilienceOutcome<Value> where C.Duration == Duration, C.Instant: TimelineInstant {
+    ) async -> ResilienceResult<Value> where C.Duration == Duration, C.Instant: TimelineInstant {
         let recorder = ResilienceReportRecorder()
         let result: Result<Value, any Error>
         do {
@@ -43,6 +43,6 @@ extension ResiliencePipeline {
         }
         var report = recorder.report(budget: retryBudget)
         if case .failure(let error) = result { report.noteStop(by: ResilienceReport.Stage(stoppedBy: error)) }
-        return ResilienceOutcome(result: result, report: report)
+        return ResilienceResult(result: result, report: report)
     }
 }

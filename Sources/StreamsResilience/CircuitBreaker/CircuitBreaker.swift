@@ -13,6 +13,10 @@ import Streams
 ///   probes: if they all succeed the circuit closes, at the first failure it opens again. Other
 ///   calls meanwhile fail fast.
 /// - **Isolated**, opened by hand with ``isolate()``, until ``reset()``.
+/// - **Disabled** (``disable()``) and **metrics only** (``switchToMetricsOnly()``), by hand:
+///   every call goes through; metrics only records the outcomes and tells when the circuit would
+///   have opened (shadow mode, to tune thresholds). ``open(for:at:)`` opens it for a break of
+///   your choosing.
 ///
 /// The break ends when the next call arrives: ``currentState`` stays `.open` until then.
 /// The defaults are Polly v8's (see ``Configuration``). Time is read from the scheduler of each
@@ -95,7 +99,53 @@ public final class CircuitBreaker: Sendable {
         if case .notify = state.withLock({ $0.isolate() }) { deliverStates() }
     }
 
-    /// Closes the circuit by hand, forgetting the sampled outcomes and any growth of the break.
+    /// Switches the breaker off by hand, until ``reset()``: every call goes through, no outcome is
+    /// recorded and the circuit never opens (resilience4j's `DISABLED`). For an incident where
+    /// the breaker itself is in the way.
+    ///
+    /// ```swift
+    /// breaker.disable()   // pass-through
+    /// ```
+    public func disable() {
+        if case .notify = state.withLock({ $0.disable() }) { deliverStates() }
+    }
+
+    /// Switches the breaker to shadow mode, until ``reset()``: every call goes through and its
+    /// outcome is recorded in a fresh window as when closed, but the circuit never opens; when
+    /// the window reaches the thresholds at which a closed circuit opens, `events` is told
+    /// ``ResilienceEvent/circuitWouldOpen(calls:failures:slowCalls:)`` (once per crossing). For tuning
+    /// thresholds on live traffic (resilience4j's `METRICS_ONLY`).
+    ///
+    /// ```swift
+    /// breaker.switchToMetricsOnly()
+    /// ```
+    public func switchToMetricsOnly() {
+        if case .notify = state.withLock({ $0.switchToMetricsOnly() }) { deliverStates() }
+    }
+
+    /// Opens the circuit by hand for `duration` from `now` (on the time line of the pipelines'
+    /// scheduler): calls fail fast with the time left as their hint, then probes decide as after
+    /// any break (resilience4j's `transitionToOpenStateFor`). From any state.
+    ///
+    /// ```swift
+    /// breaker.open(for: .seconds(30), at: DispatchQueue.main.now)   // a deploy is under way
+    /// ```
+    public func open<Instant: TimelineInstant>(for duration: Duration, at now: Instant) {
+        precondition(duration >= .zero, "CircuitBreaker.open(for:at:) requires a duration of zero or more, got \(duration)")
+        if case .notify = state.withLock({ $0.open(until: now.timelineOffset + duration) }) { deliverStates() }
+    }
+
+    /// Opens the circuit by hand until `instant` (on the time line of the pipelines'
+    /// scheduler), as ``open(for:at:)`` does (resilience4j's `transitionToOpenStateUntil`).
+    ///
+    /// ```swift
+    /// breaker.open(until: DispatchQueue.main.now.advanced(by: .seconds(30)))
+    /// ```
+    public func open<Instant: TimelineInstant>(until instant: Instant) {
+        if case .notify = state.withLock({ $0.open(until: instant.timelineOffset) }) { deliverStates() }
+    }
+
+    /// Closes the circuit by hand (from any state, disabled and metrics only included), forgetting the sampled outcomes and any growth of the break.
     ///
     /// ```swift
     /// breaker.reset()
@@ -111,6 +161,9 @@ public final class CircuitBreaker: Sendable {
         switch action {
         case .permitAndNotify: deliverStates(during: call)
         case .reject(let refusal): events.emit(.circuitRejected(refusal), during: call)
+        case .rejectAndNotify(let refusal):
+            deliverStates(during: call)
+            events.emit(.circuitRejected(refusal), during: call)
         case .permit: break
         }
         return action
@@ -123,11 +176,18 @@ public final class CircuitBreaker: Sendable {
     func record(_ ticket: CircuitTicket, failed: Bool, at now: Duration, during call: ResilienceEvents? = nil) {
         let transition = state.withLock { $0.record(ticket, failed: failed, at: now) }
         if events.isObserved(during: call) {
+            // A slow call counts as failed unless the breaker counts slow calls apart.
             let duration = now - ticket.start
             let slow = configuration.slowCallThreshold.map { duration >= $0 } ?? false
-            events.emit(.circuitCallRecorded(failed: failed || slow, duration: duration), during: call)
+            let countedFailed = failed || (slow && configuration.slowCallRatio == nil)
+            events.emit(.circuitCallRecorded(failed: countedFailed, duration: duration), during: call)
         }
-        if case .notify = transition { deliverStates(during: call) }
+        switch transition {
+        case .notify: deliverStates(during: call)
+        case .thresholdsReached(let calls, let failures, let slowCalls):
+            events.emit(.circuitWouldOpen(calls: calls, failures: failures, slowCalls: slowCalls), during: call)
+        case .none: break
+        }
     }
 
     /// The call of `ticket` was cancelled before its outcome.

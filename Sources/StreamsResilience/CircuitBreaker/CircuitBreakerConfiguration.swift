@@ -7,7 +7,8 @@ extension CircuitBreaker {
     /// The defaults are Polly v8's: the circuit opens when at least 10% of the calls failed over
     /// the last 30 seconds, provided at least 100 calls were made in that time; it then stays
     /// open 5 seconds, after which one probe call decides whether it closes or opens again.
-    /// Slow calls count as successes unless `slowCallThreshold` is set.
+    /// Slow calls count as successes unless `slowCallThreshold` is set; they then count as failures,
+    /// or apart from them with a `slowCallRatio` of their own (resilience4j's slow-call rate).
     ///
     /// ```swift
     /// var configuration = CircuitBreaker.Configuration()
@@ -36,9 +37,20 @@ extension CircuitBreaker {
         /// How many probe calls a half-open circuit lets through; it closes once they all
         /// succeed, and opens again at the first that fails. Default 1.
         public var halfOpenProbes: Int
-        /// A call whose first value (or completion) comes this late or later counts as failed,
-        /// whatever its outcome. Default nil: slowness is not counted.
+        /// A call whose first value (or completion) comes this late or later is slow. Without
+        /// a `slowCallRatio` a slow call counts as failed, whatever its outcome. Default nil:
+        /// slowness is not counted.
         public var slowCallThreshold: Duration?
+        /// The share of slow calls in the window at or above which the circuit opens, in
+        /// (0, 1], counted apart from the failures (resilience4j's `slowCallRateThreshold`,
+        /// whose default is 100%). Default nil: a slow call counts as failed instead. Needs
+        /// `slowCallThreshold`.
+        public var slowCallRatio: Double?
+        /// The longest the circuit stays half-open waiting for its probes: a probe that has not
+        /// ended by then opens the circuit again, for the next break (resilience4j's
+        /// `maxWaitDurationInHalfOpenState`). Default nil: it waits for the probes however long
+        /// they take (resilience4j's default, 0, means the same).
+        public var maxHalfOpenWait: Duration?
 
         /// Makes a configuration; every argument defaults to Polly v8's choice.
         ///
@@ -53,7 +65,9 @@ extension CircuitBreaker {
             breakDurationMultiplier: Double = 1,
             maximumBreakDuration: Duration = .seconds(300),
             halfOpenProbes: Int = 1,
-            slowCallThreshold: Duration? = nil
+            slowCallThreshold: Duration? = nil,
+            slowCallRatio: Double? = nil,
+            maxHalfOpenWait: Duration? = nil
         ) {
             self.failureRatio = failureRatio
             self.window = window
@@ -63,6 +77,8 @@ extension CircuitBreaker {
             self.maximumBreakDuration = maximumBreakDuration
             self.halfOpenProbes = halfOpenProbes
             self.slowCallThreshold = slowCallThreshold
+            self.slowCallRatio = slowCallRatio
+            self.maxHalfOpenWait = maxHalfOpenWait
         }
 
         /// The break after `openings` consecutive openings (1 for the first): `breakDuration`
@@ -93,6 +109,18 @@ extension CircuitBreaker {
                 maximumBreakDuration >= breakDuration,
                 "CircuitBreaker requires maximumBreakDuration >= breakDuration, got \(maximumBreakDuration)")
             precondition(halfOpenProbes >= 1, "CircuitBreaker requires halfOpenProbes >= 1, got \(halfOpenProbes)")
+            if let slowCallRatio {
+                precondition(
+                    slowCallRatio > 0 && slowCallRatio <= 1,
+                    "CircuitBreaker requires 0 < slowCallRatio <= 1, got \(slowCallRatio)")
+                precondition(
+                    slowCallThreshold != nil,
+                    "CircuitBreaker requires a slowCallThreshold for its slowCallRatio to count anything")
+            }
+            if let maxHalfOpenWait {
+                precondition(
+                    maxHalfOpenWait > .zero, "CircuitBreaker requires a positive maxHalfOpenWait, got \(maxHalfOpenWait)")
+            }
             switch window {
             case .count(let calls):
                 precondition(calls >= 1, "CircuitBreaker requires a count window of at least 1 call, got \(calls)")

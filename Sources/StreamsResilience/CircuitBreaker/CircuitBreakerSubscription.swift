@@ -3,8 +3,9 @@ import Streams
 /// The subscription of `circuitBreaker` for a call the breaker admitted, with its state in a
 /// ``CircuitBreakerCallStateMachine``.
 ///
-/// Demand and values pass straight through. The call's first value, or its completion when no
-/// value came, tells the breaker its outcome (read against the scheduler's `now`) before it is
+/// Demand and values pass straight through. The call's first value (a failure when
+/// `countsValueAsFailure` says so), or its completion when no value came, tells the breaker its
+/// outcome (read against the scheduler's `now`) before it is
 /// delivered; a cancel before that gives the call's place back. Once the outcome is told, values
 /// take the `ValueLane`, with no lock.
 @usableFromInline
@@ -16,6 +17,9 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
     let scheduler: Context
     @usableFromInline
     let lift: (Upstream.Failure) -> Downstream.Failure
+    /// Whether the call's first value counts as a failed call (nil: never).
+    @usableFromInline
+    let countsValueAsFailure: ((Upstream.Output) -> Bool)?
     @usableFromInline
     let state: LockedState<CircuitBreakerCallStateMachine<Downstream, Upstream.Failure>>
     /// Open once the call's outcome is told.
@@ -24,11 +28,12 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
 
     @inlinable
     init(
-        downstream: Downstream, call: CircuitCall<Upstream.Failure>, scheduler: Context,
-        lift: @escaping (Upstream.Failure) -> Downstream.Failure
+        downstream: Downstream, call: CircuitCall<Upstream.Failure>, countsValueAsFailure: ((Upstream.Output) -> Bool)?,
+        scheduler: Context, lift: @escaping (Upstream.Failure) -> Downstream.Failure
     ) {
         self.scheduler = scheduler
         self.lift = lift
+        self.countsValueAsFailure = countsValueAsFailure
         state = LockedState(CircuitBreakerCallStateMachine(downstream: downstream, call: call))
         lane = ValueLane(downstream)
     }
@@ -55,7 +60,8 @@ where Context.SchedulerTimeType: TimelineInstant, Upstream.Output == Downstream.
         case .deliver(let downstream):
             return downstream.receive(input)
         case .recordSuccessAndDeliver(let downstream, let call):
-            call.breaker.record(call.ticket, failed: false, at: scheduler.now.timelineOffset, during: call.during)
+            let failed = countsValueAsFailure?(input) ?? false
+            call.breaker.record(call.ticket, failed: failed, at: scheduler.now.timelineOffset, during: call.during)
             lane.open()
             return downstream.receive(input)
         case .drop:

@@ -18,4 +18,13 @@ public enum CircuitState: Sendable, Hashable {
     /// Opened by hand with ``CircuitBreaker/isolate()``: calls fail fast until
     /// ``CircuitBreaker/reset()``.
     case isolated
+    /// Switched off by hand with ``CircuitBreaker/disable()``: every call goes through, nothing
+    /// is recorded, the circuit never opens, until ``CircuitBreaker/reset()`` (resilience4j's
+    /// `DISABLED`).
+    case disabled
+    /// Switched to shadow mode with ``CircuitBreaker/switchToMetricsOnly()``: every call goes
+    /// through and its outcome is recorded as when closed, but the circuit never opens; reaching
+    /// the thresholds is told as ``ResilienceEvent/circuitWouldOpen(calls:failures:slowCalls:)``
+    /// (resilience4j's `METRICS_ONLY`).
+    case metricsOnly
 }

@@ -33,6 +33,32 @@ extension Publisher {
             upstream: self, breaker: breaker, countsAsFailure: countsAsFailure, scheduler: scheduler, lift: { .upstream($0) })
     }
 
+    /// `circuitBreaker(_:when:scheduler:)` deciding on values as well as errors: the call's
+    /// first value counts as a failed call when `countsAsFailure` returns true for it (a `200`
+    /// whose body says "error"), as its failure does when it returns true for the error (Polly
+    /// v8's `ShouldHandle`: a handled result is a failure for the breaker). The value is still
+    /// delivered: the breaker only counts.
+    ///
+    /// ```swift
+    /// let reply = rpc.call("getBalance")
+    ///     .circuitBreaker(breaker, whenOutcome: { outcome in
+    ///         switch outcome {
+    ///         case .value(let reply): reply.error?.code == -32603
+    ///         case .failure(let error): error.resolveCategory() == .retryable
+    ///         }
+    ///     }, scheduler: DispatchQueue.main)
+    /// ```
+    @inlinable
+    public func circuitBreaker<S: Scheduler>(
+        _ breaker: CircuitBreaker,
+        whenOutcome countsAsFailure: @escaping (AttemptOutcome<Output, Failure>) -> Bool,
+        scheduler: S
+    ) -> Publishers.CircuitBreaking<Self, S, Failure> where S.SchedulerTimeType: TimelineInstant {
+        Publishers.CircuitBreaking(
+            upstream: self, breaker: breaker, countsAsFailure: { countsAsFailure(.failure($0)) },
+            countsValueAsFailure: { countsAsFailure(.value($0)) }, scheduler: scheduler, lift: { .upstream($0) })
+    }
+
     /// `circuitBreaker(_:when:scheduler:)` over a publisher that another resilience operator
     /// already guards: its ``ResilienceError`` passes through as it is, so that stacked
     /// strategies keep one error type.
@@ -77,6 +103,9 @@ extension Publishers {
         /// Where the time of each call is read.
         public let scheduler: Context
 
+        /// Which of the upstream's first values count as failed calls; nil for none.
+        @usableFromInline
+        let countsValueAsFailure: ((Upstream.Output) -> Bool)?
         @usableFromInline
         let lift: (Upstream.Failure) -> ResilienceError<Underlying>
         /// The events of the pipeline call this stage is part of, if any.
@@ -86,12 +115,13 @@ extension Publishers {
         @inlinable
         init(
             upstream: Upstream, breaker: CircuitBreaker, countsAsFailure: @escaping (Upstream.Failure) -> Bool,
-            scheduler: Context,
+            countsValueAsFailure: ((Upstream.Output) -> Bool)? = nil, scheduler: Context,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>, during: ResilienceEvents? = nil
         ) {
             self.upstream = upstream
             self.breaker = breaker
             self.countsAsFailure = countsAsFailure
+            self.countsValueAsFailure = countsValueAsFailure
             self.scheduler = scheduler
             self.lift = lift
             self.during = during
@@ -106,8 +136,9 @@ extension Publishers {
                 let call = CircuitCall(breaker: breaker, ticket: ticket, countsAsFailure: countsAsFailure, during: during)
                 upstream.receive(
                     subscriber: CircuitBreakerSubscription<Upstream, Context, S>(
-                        downstream: subscriber, call: call, scheduler: scheduler, lift: lift))
-            case .reject(let refusal):
+                        downstream: subscriber, call: call, countsValueAsFailure: countsValueAsFailure,
+                        scheduler: scheduler, lift: lift))
+            case .reject(let refusal), .rejectAndNotify(let refusal):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(.circuitOpen(refusal)))
             }

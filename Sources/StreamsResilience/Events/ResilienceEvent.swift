@@ -16,6 +16,11 @@ public enum ResilienceEvent: Sendable {
     case circuitStateChanged(CircuitState)
     /// A circuit breaker refused a call.
     case circuitRejected(CircuitOpenError)
+    /// A circuit breaker in shadow mode (``CircuitBreaker/switchToMetricsOnly()``) reached the
+    /// thresholds at which it would have opened, with `calls` in its window of which `failures`
+    /// failed and `slowCalls` were slow (counted apart only with a `slowCallRatio`); it lets
+    /// calls through all the same.
+    case circuitWouldOpen(calls: Int, failures: Int, slowCalls: Int)
     /// An attempt ran into its `attemptTimeout` and was cancelled.
     case attemptTimedOut(timeout: Duration)
     /// A stream ran into its `deadline` and was cancelled.
@@ -58,6 +63,8 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
         switch self {
         case .circuitStateChanged(let state): "circuitStateChanged(\(state))"
         case .circuitRejected(let refusal): "circuitRejected(\(refusal))"
+        case .circuitWouldOpen(let calls, let failures, let slowCalls):
+            "circuitWouldOpen(calls: \(calls), failures: \(failures), slowCalls: \(slowCalls))"
         case .attemptTimedOut(let timeout): "attemptTimedOut(timeout: \(timeout))"
         case .deadlineExceeded(let deadline): "deadlineExceeded(deadline: \(deadline))"
         case .limiterRejected(let refusal): "limiterRejected(\(refusal))"
@@ -95,6 +102,8 @@ extension ResilienceEvent: CustomStringConvertible, CustomReflectable {
             switch self {
             case .circuitStateChanged(let state): ("circuitStateChanged", state)
             case .circuitRejected(let refusal): ("circuitRejected", refusal)
+            case .circuitWouldOpen(let calls, let failures, let slowCalls):
+                ("circuitWouldOpen", (calls: calls, failures: failures, slowCalls: slowCalls))
             case .attemptTimedOut(let timeout): ("attemptTimedOut", timeout)
             case .deadlineExceeded(let deadline): ("deadlineExceeded", deadline)
             case .limiterRejected(let refusal): ("limiterRejected", refusal)

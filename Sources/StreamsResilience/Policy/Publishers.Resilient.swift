@@ -146,9 +146,13 @@ extension Publishers {
                     .eraseToAnyPublisher()
             }
             if let breaker = pipeline.circuitBreaker {
+                var countsValue: ((Output) -> Bool)?
+                if policy.circuitBreakerWhen != nil {
+                    countsValue = { (value: Output) -> Bool in policy.breakerCounts(value: value) }
+                }
                 stack = Publishers.CircuitBreaking(
-                    upstream: stack, breaker: breaker, countsAsFailure: { policy.breakerCounts($0) }, scheduler: scheduler,
-                    lift: { $0 }, during: events
+                    upstream: stack, breaker: breaker, countsAsFailure: { policy.breakerCounts($0) },
+                    countsValueAsFailure: countsValue, scheduler: scheduler, lift: { $0 }, during: events
                 ).eraseToAnyPublisher()
             }
             if let limiter = pipeline.pushbackLimiter {
@@ -163,23 +167,7 @@ extension Publishers {
                 stack = stage.apply(to: stack, pipeline: pipeline, scheduler: scheduler)
             }
             if let retry = policy.retry {
-                let retryOn = retry.retryOn
-                let onGiveUp = policy.onRetryGiveUp.map { hook in
-                    { (report: RetryReport<Failure>) in
-                        hook(RetryReport(reason: report.reason, attempts: report.attempts, error: report.error))
-                    }
-                }
-                stack = stack.retry(
-                    retry.maxRetries,
-                    when: {
-                        retryOn.contains($0.resolveCategory())
-                            && !ResilienceErrorKind.forbidsRepeat($0, isSafeToRepeat: safety.isSafe)
-                    },
-                    backoff: retry.backoff,
-                    retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
-                    transient: retry.transient, scheduler: scheduler, random: AnyRandom(pipeline.makeRandom()),
-                    events: events, onGiveUp: onGiveUp
-                ).eraseToAnyPublisher()
+                stack = retried(stack, retry, events: events, safety: safety)
             }
             if let total = policy.totalTimeout {
                 stack = stack.deadline(total, scheduler: scheduler, events: events).eraseToAnyPublisher()
@@ -211,6 +199,51 @@ extension Publishers {
                 }).eraseToAnyPublisher()
             }
             return stack
+        }
+
+        /// `stack` with the policy's `retry`: the selective retry, or its outcome form when the
+        /// policy's `retryWhen` judges values too. Both decide with the policy's rule.
+        /// The policy's retry around `stack`, telling `events` (the call's) and reading `safety`
+        /// when it judges a failure.
+        func retried(
+            _ stack: AnyPublisher<Output, Failure>, _ retry: ResiliencePolicy.Retry, events: ResilienceEvents,
+            safety: RepeatSafety
+        ) -> AnyPublisher<Output, Failure> {
+            let policy = pipeline.policy
+            let hook = policy.onRetryGiveUp
+            let random = AnyRandom(pipeline.makeRandom())
+            let observer = events.retryObserver
+            guard policy.retryWhen != nil else {
+                return Publishers.SelectiveRetry(
+                    upstream: stack, maxRetries: retry.maxRetries,
+                    shouldRetry: { policy.retries(failure: $0, isSafeToRepeat: safety.isSafe) }, backoff: retry.backoff,
+                    retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout, budget: pipeline.retryBudget,
+                    transient: retry.transient, scheduler: scheduler, random: random, observer: observer, onRetry: nil,
+                    onGiveUp: hook.map { hook in
+                        { report in hook(RetryReport(reason: report.reason, attempts: report.attempts, error: report.error)) }
+                    }
+                ).eraseToAnyPublisher()
+            }
+            return Publishers.OutcomeRetry(
+                upstream: stack, maxRetries: retry.maxRetries,
+                shouldRetry: { outcome in
+                    switch outcome {
+                    case .value(let value): policy.retries(value: value)
+                    case .failure(let error): policy.retries(failure: error, isSafeToRepeat: safety.isSafe)
+                    }
+                },
+                backoff: retry.backoff, retryAfterLimit: retry.retryAfterLimit, maxElapsed: policy.totalTimeout,
+                budget: pipeline.retryBudget, transient: retry.transient, scheduler: scheduler, random: random,
+                observer: observer, onRetry: nil,
+                onGiveUp: hook.map { hook in
+                    { report in
+                        // A failure is reported as the stream's error; a handled value as its outcome.
+                        var error: any Error = report.error
+                        if let failure = report.error.error { error = failure }
+                        hook(RetryReport(reason: report.reason, attempts: report.attempts, error: error))
+                    }
+                }
+            ).eraseToAnyPublisher()
         }
     }
 }

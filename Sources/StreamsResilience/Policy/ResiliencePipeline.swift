@@ -48,24 +48,55 @@ public final class ResiliencePipeline: Sendable {
     /// ```swift
     /// let pipeline = ResiliencePipeline(.standardHTTP, name: "payments")
     /// ```
-    public init(_ policy: ResiliencePolicy, name: String? = nil, events: ResilienceEvents = .none) {
+    public convenience init(_ policy: ResiliencePolicy, name: String? = nil, events: ResilienceEvents = .none) {
+        self.init(policy, name: name, events: events, carryingOver: nil)
+    }
+
+    /// Makes the shared objects of `policy`, keeping those of `previous` whose settings are the
+    /// same (with their state: the breaker's window, the budget's tokens, the limiters' permits):
+    /// a registry key's pipeline after its policy was replaced.
+    init(_ policy: ResiliencePolicy, name: String?, events: ResilienceEvents, carryingOver previous: ResiliencePipeline?) {
         self.policy = policy
         self.name = name
         let events = events.named(name)
         self.events = events
-        concurrencyLimiter = policy.concurrencyLimit.map {
-            ConcurrencyLimiter(maxConcurrent: $0.maxConcurrent, maxQueued: $0.maxQueued, events: events)
+        let old = previous?.policy
+        if let previous, old?.concurrencyLimit == policy.concurrencyLimit {
+            concurrencyLimiter = previous.concurrencyLimiter
+        } else {
+            concurrencyLimiter = policy.concurrencyLimit.map {
+                ConcurrencyLimiter(maxConcurrent: $0.maxConcurrent, maxQueued: $0.maxQueued, events: events)
+            }
         }
-        rateLimiter = policy.rateLimit.map {
-            RateLimiter(permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, events: events)
+        if let previous, old?.rateLimit == policy.rateLimit {
+            rateLimiter = previous.rateLimiter
+        } else {
+            rateLimiter = policy.rateLimit.map {
+                RateLimiter(
+                    permits: $0.permits, per: $0.period, burst: $0.burst, maxWait: $0.maxWait, algorithm: $0.algorithm,
+                    events: events)
+            }
         }
-        circuitBreaker = policy.circuitBreaker.map { CircuitBreaker($0, events: events) }
-        pushbackLimiter = policy.pushback.map {
-            PushbackLimiter(maxWait: $0.maxWait, pacesToQuota: $0.pacesToQuota, events: events)
+        if let previous, old?.circuitBreaker == policy.circuitBreaker {
+            circuitBreaker = previous.circuitBreaker
+        } else {
+            circuitBreaker = policy.circuitBreaker.map { CircuitBreaker($0, events: events) }
         }
-        retryBudget = policy.retry?.budget.map {
-            RetryBudget(
-                capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost, successRefill: $0.successRefill)
+        if let previous, old?.pushback == policy.pushback {
+            pushbackLimiter = previous.pushbackLimiter
+        } else {
+            pushbackLimiter = policy.pushback.map {
+                PushbackLimiter(maxWait: $0.maxWait, pacesToQuota: $0.pacesToQuota, events: events)
+            }
+        }
+        if let previous, old?.retry?.budget == policy.retry?.budget {
+            retryBudget = previous.retryBudget
+        } else {
+            retryBudget = policy.retry?.budget.map {
+                RetryBudget(
+                    capacity: $0.capacity, retryCost: $0.retryCost, timeoutCost: $0.timeoutCost,
+                    successRefill: $0.successRefill)
+            }
         }
         seeds = LockedState(policy.jitterSeed.map { SeededRandomNumberGenerator(seed: $0) })
         asyncShortcut = AsyncShortcut(policy: policy, events: events)

@@ -76,6 +76,29 @@ public struct ResiliencePolicy: Sendable {
     /// The seed of the retry's jitter, for runs that must repeat exactly (tests, simulations);
     /// nil draws it from the system's generator.
     public var jitterSeed: UInt64?
+    /// Which outcomes the retry handles beside the categories of its `retryOn`: an attempt is
+    /// retried when its error's category is one of `retryOn` or this closure returns true for it,
+    /// and an attempt that returned a value is retried when this closure returns true for the
+    /// value (a `200` whose body says "error"). When the retry gives up on a handled value, the
+    /// call delivers that value (Polly v8's `ShouldHandle`). Default nil: errors by category
+    /// alone, every value accepted. A call that is not safe to repeat is still never retried
+    /// after a timeout. See ``ResilienceOutcome`` for what the closure gets.
+    ///
+    /// ```swift
+    /// policy.retryWhen = { outcome in
+    ///     if case .value(let reply as RPCReply) = outcome { return reply.error?.code == -32603 }
+    ///     return false
+    /// }
+    /// ```
+    public var retryWhen: (@Sendable (ResilienceOutcome) -> Bool)?
+    /// Which outcomes the circuit breaker counts as failed calls beside the categories of
+    /// `circuitBreakerFailures`: an error it returns true for, or a value (the call's first) it
+    /// returns true for. Default nil: errors by category alone, every value a success.
+    ///
+    /// ```swift
+    /// policy.circuitBreakerWhen = { ($0.value as? HTTPReply)?.status == 503 }
+    /// ```
+    public var circuitBreakerWhen: (@Sendable (ResilienceOutcome) -> Bool)?
 
     /// Makes a policy with the stages given; every stage left out is skipped.
     ///
@@ -102,10 +125,12 @@ public struct ResiliencePolicy: Sendable {
         self.totalTimeout = totalTimeout
         self.retry = retry
         self.onRetryGiveUp = onRetryGiveUp
+        retryWhen = nil
         self.hedging = hedging
         self.pushback = pushback
         self.circuitBreaker = circuitBreaker
         self.circuitBreakerFailures = circuitBreakerFailures
+        circuitBreakerWhen = nil
         self.attemptTimeout = attemptTimeout
         self.jitterSeed = jitterSeed
     }
@@ -194,17 +219,25 @@ extension ResiliencePolicy {
         public var burst: Int?
         /// The longest a call waits for a token before it is refused.
         public var maxWait: Duration
+        /// How the permits are counted. Default `.tokenBucket`; a window matches "N per minute"
+        /// quotas.
+        public var algorithm: RateLimiter.Algorithm
 
-        /// Describes a token bucket of `permits` per `period`.
+        /// Describes a rate limiter of `permits` per `period` (a token bucket unless told).
         ///
         /// ```swift
         /// let limit = ResiliencePolicy.RateLimit(permits: 100, per: .seconds(60))
+        /// let quota = ResiliencePolicy.RateLimit(permits: 100, per: .seconds(60), algorithm: .slidingWindow)
         /// ```
-        public init(permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero) {
+        public init(
+            permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero,
+            algorithm: RateLimiter.Algorithm = .tokenBucket
+        ) {
             self.permits = permits
             self.period = period
             self.burst = burst
             self.maxWait = maxWait
+            self.algorithm = algorithm
         }
     }
 

@@ -8,16 +8,20 @@ extension Publisher {
     /// whose hint is the time until a token is free.
     ///
     /// The demand the downstream asks for while the subscription waits is asked of the upstream
-    /// once it is subscribed.
+    /// once it is subscribed. A batch call takes `permits` at once (at most the limiter's
+    /// ``RateLimiter/maxPermitsPerCall``; more stops the program): it waits until they are all
+    /// free, and a cancel gives them all back.
     ///
     /// ```swift
     /// let limiter = RateLimiter(permits: 5, per: .seconds(1), maxWait: .seconds(2))
     /// let results = api.search(text).rateLimiter(limiter, scheduler: DispatchQueue.main)
+    /// let batch = api.upload(items).rateLimiter(limiter, permits: items.count, scheduler: DispatchQueue.main)
     /// ```
     @inlinable
-    public func rateLimiter<S: Scheduler>(_ limiter: RateLimiter, scheduler: S) -> Publishers.RateLimited<Self, S, Failure>
+    public func rateLimiter<S: Scheduler>(_ limiter: RateLimiter, permits: Int = 1, scheduler: S)
+        -> Publishers.RateLimited<Self, S, Failure>
     where S.SchedulerTimeType: TimelineInstant {
-        Publishers.RateLimited(upstream: self, limiter: limiter, scheduler: scheduler, lift: { .upstream($0) })
+        Publishers.RateLimited(upstream: self, limiter: limiter, permits: permits, scheduler: scheduler, lift: { .upstream($0) })
     }
 
     /// `rateLimiter(_:scheduler:)` over a publisher that another resilience operator already
@@ -27,10 +31,10 @@ extension Publisher {
     /// let guarded = request.attemptTimeout(.seconds(10), scheduler: DispatchQueue.main).rateLimiter(limiter, scheduler: DispatchQueue.main)
     /// ```
     @inlinable
-    public func rateLimiter<S: Scheduler, Underlying: Error>(_ limiter: RateLimiter, scheduler: S)
+    public func rateLimiter<S: Scheduler, Underlying: Error>(_ limiter: RateLimiter, permits: Int = 1, scheduler: S)
         -> Publishers.RateLimited<Self, S, Underlying>
     where S.SchedulerTimeType: TimelineInstant, Failure == ResilienceError<Underlying> {
-        Publishers.RateLimited(upstream: self, limiter: limiter, scheduler: scheduler, lift: { $0 })
+        Publishers.RateLimited(upstream: self, limiter: limiter, permits: permits, scheduler: scheduler, lift: { $0 })
     }
 }
 
@@ -52,6 +56,8 @@ extension Publishers {
         public let upstream: Upstream
         /// The limiter whose tokens the subscriptions take.
         public let limiter: RateLimiter
+        /// The permits each subscription takes.
+        public let permits: Int
         /// Where the time is read and the waits are timed.
         public let scheduler: Context
 
@@ -63,11 +69,12 @@ extension Publishers {
 
         @inlinable
         init(
-            upstream: Upstream, limiter: RateLimiter, scheduler: Context,
+            upstream: Upstream, limiter: RateLimiter, permits: Int = 1, scheduler: Context,
             lift: @escaping (Upstream.Failure) -> ResilienceError<Underlying>, during: ResilienceEvents? = nil
         ) {
             self.upstream = upstream
             self.limiter = limiter
+            self.permits = permits
             self.scheduler = scheduler
             self.lift = lift
             self.during = during
@@ -77,10 +84,14 @@ extension Publishers {
         /// fails).
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            GatedSubscription<Upstream, RateLimiter, S>.admit(
-                limiter.acquire(at: scheduler.now.timelineOffset, during: during), downstream: subscriber, upstream: upstream,
-                gate: limiter,
-                lift: lift, name: "RateLimiter", scheduler: scheduler)
+            let now = scheduler.now.timelineOffset
+            let admission = limiter.acquire(permits, at: now, during: during)
+            var reservedAt = now
+            if case .delay(let wait) = admission { reservedAt += wait }
+            GatedSubscription<Upstream, RateLimiterReservation, S>.admit(
+                admission, downstream: subscriber, upstream: upstream,
+                gate: RateLimiterReservation(limiter: limiter, permits: permits, reservedAt: reservedAt), lift: lift,
+                name: "RateLimiter", scheduler: scheduler)
         }
     }
 }

@@ -1,10 +1,12 @@
 import Streams
 
-/// A token-bucket rate limiter that many pipelines share: `permits` subscriptions per `period`
-/// on average, with bursts of up to `burst` at once. A subscription that finds no token waits
-/// for the next one if it comes within `maxWait`, and otherwise fails at once with
-/// ``ResilienceError/limiterRejected(_:)``, whose `Retry-After` hint is the time until a token
-/// is free.
+/// A rate limiter that many pipelines share: `permits` subscriptions per `period`, counted by a
+/// token bucket (the default: on average, with bursts of up to `burst` at once), a fixed window
+/// or a sliding window (``Algorithm``; the windows match "N per minute" quotas). A subscription
+/// that finds no permit waits for the next one if it comes within `maxWait`, and otherwise fails
+/// at once with ``ResilienceError/limiterRejected(_:)``, whose `Retry-After` hint is the time
+/// until a permit is free. A batch call can take several permits at once
+/// (`rateLimiter(_:permits:scheduler:)`).
 ///
 /// Tokens are earned continuously (one every `period / permits`), and the bucket starts full.
 /// With `maxWait` zero (the default) the limiter only sheds load; with a `maxWait` it smooths
@@ -26,19 +28,24 @@ public final class RateLimiter: Sendable {
     public let burst: Int
     /// The longest a subscription waits for a token before it is refused.
     public let maxWait: Duration
+    /// How the permits are counted: a token bucket, a fixed or a sliding window.
+    public let algorithm: Algorithm
     /// Told each refusal.
     public let events: ResilienceEvents
 
     let state: LockedState<RateLimiterStateMachine>
 
-    /// Makes a limiter with a full bucket, that tells `events` its refusals. `permits` and
-    /// `period` must be positive; `burst` (default `permits`) at least 1; `maxWait` not negative.
+    /// Makes a limiter with a full bucket (or an empty window), that tells `events` its
+    /// refusals. `permits` and `period` must be positive; `burst` (default `permits`, used by the
+    /// token bucket only) at least 1; `maxWait` not negative.
     ///
     /// ```swift
     /// let limiter = RateLimiter(permits: 100, per: .seconds(60))   // 100 a minute, rejecting beyond
+    /// let quota = RateLimiter(permits: 100, per: .seconds(60), algorithm: .fixedWindow)
     /// ```
     public init(
-        permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero, events: ResilienceEvents = .none
+        permits: Int, per period: Duration, burst: Int? = nil, maxWait: Duration = .zero,
+        algorithm: Algorithm = .tokenBucket, events: ResilienceEvents = .none
     ) {
         precondition(permits >= 1, "RateLimiter requires permits >= 1, got \(permits)")
         let interval = ResilienceTime.nanoseconds(period) / Int64(permits)
@@ -50,12 +57,21 @@ public final class RateLimiter: Sendable {
         self.period = period
         self.burst = burst
         self.maxWait = maxWait
+        self.algorithm = algorithm
         self.events = events
         state = LockedState(
-            RateLimiterStateMachine(interval: interval, burst: burst, maxWait: ResilienceTime.nanoseconds(maxWait)))
+            RateLimiterStateMachine(
+                algorithm: algorithm, limit: permits, period: ResilienceTime.nanoseconds(period), burst: burst,
+                maxWait: ResilienceTime.nanoseconds(maxWait)))
     }
 
-    /// The whole tokens in the bucket at `now` (on the time line of the pipelines' scheduler).
+    /// The most permits one call may take: `burst` for the token bucket, `permits` for a window.
+    public var maxPermitsPerCall: Int {
+        algorithm == .tokenBucket ? burst : permits
+    }
+
+    /// The permits free at `now` (on the time line of the pipelines' scheduler): the whole tokens
+    /// in the bucket, or the room left in the window.
     ///
     /// ```swift
     /// limiter.available(at: DispatchQueue.main.now)
@@ -65,12 +81,21 @@ public final class RateLimiter: Sendable {
         return state.withLock { $0.available(at: nanoseconds) }
     }
 
+    /// A call of `permits` asks to start at `now`: at once, after a wait (the permits are its
+    /// meanwhile) or not at all. More permits than ``maxPermitsPerCall`` can never be had: that
+    /// stops the program.
     @usableFromInline
-    func acquire(at now: Duration, during call: ResilienceEvents? = nil) -> RateLimiterStateMachine.AcquireAction {
+    func acquire(_ permits: Int = 1, at now: Duration, during call: ResilienceEvents? = nil)
+        -> RateLimiterStateMachine.AcquireAction
+    {
+        precondition(
+            permits >= 1 && permits <= maxPermitsPerCall,
+            "RateLimiter admits a call of 1 to \(maxPermitsPerCall) permits (its burst, or its permits per window), got \(permits)"
+        )
         let nanoseconds = ResilienceTime.nanoseconds(now)
         let observed = events.isObserved(during: call)
         let (action, usage) = state.withLock { machine in
-            (machine.acquire(at: nanoseconds), observed ? machine.usage : nil)
+            (machine.acquire(permits, at: nanoseconds), observed ? machine.usage(at: nanoseconds) : nil)
         }
         switch action {
         case .reject(let refusal):
@@ -89,26 +114,15 @@ public final class RateLimiter: Sendable {
             .limiterUsage(LimiterUsage(limiter: .rate, change: change, inUse: usage.inUse, queued: usage.queued)),
             during: call)
     }
-}
 
-extension RateLimiter: SubscriptionGate {
-    /// A call ended: a token is spent for good.
+    /// `permits` taken (or reserved) for `reservedAt`, for a call that will not run, come back.
     @usableFromInline
-    func release() {}
-
-    /// A call was cancelled while waiting for its token: the token comes back.
-    @usableFromInline
-    func abandon(_ waiter: ObjectIdentifier) {
-        refund()
-    }
-
-    /// A token taken for a call that will not run comes back.
-    @usableFromInline
-    func refund() {
+    func refund(_ permits: Int, reservedAt: Duration) {
+        let nanoseconds = ResilienceTime.nanoseconds(reservedAt)
         let observed = events.isObserved
         let usage = state.withLock { machine in
-            machine.refund()
-            return observed ? machine.usage : nil
+            machine.refund(permits, reservedAt: nanoseconds)
+            return observed ? machine.usage(at: nanoseconds) : nil
         }
         if let usage { tellUsage(.released, usage, during: nil) }
     }

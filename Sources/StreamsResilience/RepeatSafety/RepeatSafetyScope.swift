@@ -1,7 +1,7 @@
 import Streams
 
-/// The upstream of a resilience stage, subscribed with the call's ``RepeatSafety`` bound to
-/// ``RepeatSafety/current``, so that the request it sends can say it is not safe to repeat.
+/// The upstream of a resilience stage, subscribed with the call's `RepeatSafety` bound to
+/// `RepeatSafety.current`, so that the request it sends can say it is not safe to repeat.
 ///
 /// Binding happens only around `receive(subscriber:)`: a publisher that subscribes to its own
 /// upstream later (`subscribe(on:)`, an inner publisher of `flatMap`) is not seen, and its call

@@ -180,7 +180,7 @@ public struct ResilienceReport: Sendable, CustomStringConvertible {
             waits.append(Wait(duration: wait, reason: usage.limiter == .pushback ? .serverPushback : .rateLimiter))
         case .fallbackUsed(let error):
             fallbackAfter = error
-        case .circuitStateChanged, .circuitCallRecorded:
+        case .circuitStateChanged, .circuitCallRecorded, .circuitWouldOpen:
             return
         }
     }

@@ -113,7 +113,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; the time runs once it has the subscription. The upstream is
-        /// subscribed with the call's ``RepeatSafety`` bound, so that its request can say it is
+        /// subscribed with the call's `RepeatSafety` bound, so that its request can say it is
         /// not safe to repeat.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {

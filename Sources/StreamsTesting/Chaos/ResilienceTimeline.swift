@@ -83,6 +83,8 @@ public final class ResilienceTimeline: Sendable {
         case .circuitRejected(let refusal):
             let left = refusal.retryAfter.map { ", \(seconds($0)) s left" } ?? ""
             return "circuit refused (\(refusal.state)\(left))"
+        case .circuitWouldOpen(let calls, let failures, let slowCalls):
+            return "circuit would open (\(failures) of \(calls) calls failed, \(slowCalls) slow)"
         case .attemptTimedOut(let timeout):
             return "attempt timed out after \(seconds(timeout)) s"
         case .deadlineExceeded(let deadline):

@@ -23,6 +23,7 @@ struct ResilienceEventsTests {
             switch event {
             case .circuitStateChanged(let state): "circuit \(state)"
             case .circuitRejected(let refusal): "circuit refused, \(refusal.retryAfter.map { "\($0)" } ?? "no hint")"
+            case .circuitWouldOpen(let calls, let failures, _): "circuit would open, \(failures) of \(calls)"
             case .attemptTimedOut(let timeout): "attempt timed out after \(timeout)"
             case .deadlineExceeded(let deadline): "deadline \(deadline) passed"
             case .limiterRejected(let refusal): "limiter refused, \(refusal.reason)"

@@ -25,13 +25,15 @@ enum ObservedValue {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// `closed`, `open`, `half_open` or `isolated`.
+    /// `closed`, `open`, `half_open`, `isolated`, `disabled` or `metrics_only`.
     static func state(_ state: CircuitState) -> String {
         switch state {
         case .closed: "closed"
         case .open: "open"
         case .halfOpen: "half_open"
         case .isolated: "isolated"
+        case .disabled: "disabled"
+        case .metricsOnly: "metrics_only"
         }
     }
 

@@ -19,6 +19,12 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     case circuitClosed = "circuit_closed"
     /// A circuit breaker was isolated by hand (`circuitStateChanged(.isolated)`).
     case circuitIsolated = "circuit_isolated"
+    /// A circuit breaker was switched off by hand (`circuitStateChanged(.disabled)`).
+    case circuitDisabled = "circuit_disabled"
+    /// A circuit breaker was switched to shadow mode (`circuitStateChanged(.metricsOnly)`).
+    case circuitMetricsOnly = "circuit_metrics_only"
+    /// A circuit breaker in shadow mode reached its thresholds (`circuitWouldOpen`).
+    case circuitWouldOpen = "circuit_would_open"
     /// A circuit breaker refused a call (`circuitRejected`).
     case circuitRejected = "circuit_rejected"
     /// An attempt ran into its timeout (`attemptTimedOut`).
@@ -55,6 +61,9 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         case .circuitStateChanged(.halfOpen): self = .circuitHalfOpened
         case .circuitStateChanged(.closed): self = .circuitClosed
         case .circuitStateChanged(.isolated): self = .circuitIsolated
+        case .circuitStateChanged(.disabled): self = .circuitDisabled
+        case .circuitStateChanged(.metricsOnly): self = .circuitMetricsOnly
+        case .circuitWouldOpen: self = .circuitWouldOpen
         case .circuitRejected: self = .circuitRejected
         case .attemptTimedOut: self = .attemptTimedOut
         case .deadlineExceeded: self = .deadlineExceeded
@@ -77,8 +86,8 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
     /// | --- | --- |
     /// | `circuit_opened`, `circuit_isolated`, `deadline_exceeded`, `limiter_rejected` | warning |
     /// | `retry_gave_up` (but for a `notRetryable` error) | warning |
-    /// | `circuit_half_opened`, `circuit_rejected`, `attempt_timed_out`, `retry_scheduled`, `fallback_used` | notice |
-    /// | `circuit_closed`, `hedge_started` | info |
+    /// | `circuit_half_opened`, `circuit_rejected`, `circuit_would_open`, `attempt_timed_out`, `retry_scheduled`, `fallback_used` | notice |
+    /// | `circuit_closed`, `circuit_disabled`, `circuit_metrics_only`, `hedge_started` | info |
     /// | `retry_gave_up` for a `notRetryable` error (the error was never the retry's to handle), `attempt_ended` | debug |
     /// | `attempt_started`, `circuit_call_recorded`, `limiter_usage` | trace |
     ///
@@ -89,8 +98,12 @@ public enum ResilienceEventName: String, CaseIterable, Sendable {
         switch event {
         case .circuitStateChanged(.open), .circuitStateChanged(.isolated), .deadlineExceeded, .limiterRejected: .warning
         case .retryGaveUp(let reason, _, _): reason == .notRetryable ? .debug : .warning
-        case .circuitStateChanged(.halfOpen), .circuitRejected, .attemptTimedOut, .retryScheduled, .fallbackUsed: .notice
-        case .circuitStateChanged(.closed), .hedgeStarted: .info
+        case .circuitStateChanged(.halfOpen), .circuitRejected, .circuitWouldOpen, .attemptTimedOut, .retryScheduled,
+            .fallbackUsed:
+            .notice
+        case .circuitStateChanged(.closed), .circuitStateChanged(.disabled), .circuitStateChanged(.metricsOnly),
+            .hedgeStarted:
+            .info
         case .attemptEnded: .debug
         case .attemptStarted, .circuitCallRecorded, .limiterUsage: .trace
         }

@@ -90,6 +90,11 @@ public struct ResilienceLogging: Sendable {
             metadata["circuit.state"] = "\(ObservedValue.state(refusal.state))"
             if let left = refusal.retryAfter { metadata["retry_after"] = "\(ObservedValue.seconds(left))" }
             message = "call refused: circuit \(ObservedValue.state(refusal.state).replacing("_", with: "-"))"
+        case .circuitWouldOpen(let calls, let failures, let slowCalls):
+            metadata["circuit.calls"] = "\(calls)"
+            metadata["circuit.failures"] = "\(failures)"
+            metadata["circuit.slow_calls"] = "\(slowCalls)"
+            message = "circuit would open (metrics only)"
         case .attemptTimedOut(let timeout):
             metadata["timeout"] = "\(ObservedValue.seconds(timeout))"
             message = "attempt timed out"

@@ -96,7 +96,7 @@ public struct ResilienceMetrics: Sendable {
         case .retryScheduled(_, let delay, _):
             instruments.timer(Self.retryDelay, [("pipeline.name", pipeline)]).record(duration: delay)
         case .circuitStateChanged(let state):
-            for each in [CircuitState.closed, .open, .halfOpen, .isolated] {
+            for each in [CircuitState.closed, .open, .halfOpen, .isolated, .disabled, .metricsOnly] {
                 let dimensions = [("pipeline.name", pipeline), ("circuit.state", ObservedValue.state(each))]
                 instruments.gauge(Self.circuitState, dimensions).record(each == state ? 1 : 0)
             }

@@ -72,6 +72,10 @@ public struct ResilienceTracing: Sendable {
         case .circuitRejected(let refusal):
             attributes["circuit.state"] = ObservedValue.state(refusal.state)
             if let left = refusal.retryAfter { attributes["retry_after"] = ObservedValue.seconds(left) }
+        case .circuitWouldOpen(let calls, let failures, let slowCalls):
+            attributes["circuit.calls"] = calls
+            attributes["circuit.failures"] = failures
+            attributes["circuit.slow_calls"] = slowCalls
         case .attemptTimedOut(let timeout):
             attributes["timeout"] = ObservedValue.seconds(timeout)
         case .deadlineExceeded(let deadline):

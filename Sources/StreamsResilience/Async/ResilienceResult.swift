@@ -6,7 +6,7 @@
 /// logger.debug("\(outcome.report.attempts.count) attempts, waited \(outcome.report.totalWait)")
 /// let prices = try outcome.get()
 /// ```
-public struct ResilienceOutcome<Value: Sendable>: Sendable {
+public struct ResilienceResult<Value: Sendable>: Sendable {
     /// The value the call returned, or the error it threw (as `execute` would).
     public let result: Result<Value, any Error>
     /// What the stages did for the call.
@@ -15,7 +15,7 @@ public struct ResilienceOutcome<Value: Sendable>: Sendable {
     /// Pairs an outcome with its report.
     ///
     /// ```swift
-    /// let outcome = ResilienceOutcome(result: .success(1), report: ResilienceReport())
+    /// let outcome = ResilienceResult(result: .success(1), report: ResilienceReport())
     /// ```
     public init(result: Result<Value, any Error>, report: ResilienceReport) {
         self.result = result
