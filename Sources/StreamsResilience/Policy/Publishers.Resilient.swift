@@ -202,9 +202,8 @@ extension Publishers {
         }
 
         /// `stack` with the policy's `retry`: the selective retry, or its outcome form when the
-        /// policy's `retryWhen` judges values too. Both decide with the policy's rule.
-        /// The policy's retry around `stack`, telling `events` (the call's) and reading `safety`
-        /// when it judges a failure.
+        /// policy's `retryWhen` judges values too. Both decide with the policy's rule, tell
+        /// `events` (the call's) and read `safety` when they judge a failure.
         func retried(
             _ stack: AnyPublisher<Output, Failure>, _ retry: ResiliencePolicy.Retry, events: ResilienceEvents,
             safety: RepeatSafety
