@@ -75,7 +75,8 @@ public final class CircuitBreaker: Sendable {
         return state.withLock { machine in
             let totals = machine.window.totals(at: offset)
             return CircuitBreakerMetrics(
-                state: machine.state, since: machine.changedAt, calls: totals.calls, failures: totals.failures)
+                state: machine.state, since: machine.changedAt, calls: totals.calls, failures: totals.failures,
+                slowCalls: totals.slowCalls)
         }
     }
 

@@ -15,19 +15,23 @@ public struct CircuitBreakerMetrics: Sendable, Hashable {
     /// The calls in the window (slow calls among them).
     public let calls: Int
     /// The calls in the window that counted as failures, slow calls over the threshold among
-    /// them.
+    /// them unless the breaker counts them apart (`slowCallRatio`).
     public let failures: Int
+    /// The slow calls in the window, when the breaker counts them apart from failures
+    /// (`slowCallRatio` set); zero otherwise.
+    public let slowCalls: Int
 
     /// Describes a breaker's metrics.
     ///
     /// ```swift
     /// let metrics = CircuitBreakerMetrics(state: .closed, since: nil, calls: 20, failures: 3)
     /// ```
-    public init(state: CircuitState, since: Duration?, calls: Int, failures: Int) {
+    public init(state: CircuitState, since: Duration?, calls: Int, failures: Int, slowCalls: Int = 0) {
         self.state = state
         self.since = since
         self.calls = calls
         self.failures = failures
+        self.slowCalls = slowCalls
     }
 
     /// The share of the window's calls that failed, from 0 to 1; 0 with no call.
@@ -37,5 +41,15 @@ public struct CircuitBreakerMetrics: Sendable, Hashable {
     /// ```
     public var failureRate: Double {
         calls == 0 ? 0 : Double(failures) / Double(calls)
+    }
+
+    /// The share of the window's calls that were slow (0 with no calls), when the breaker counts
+    /// slow calls apart: what its `slowCallRatio` is compared with.
+    ///
+    /// ```swift
+    /// CircuitBreakerMetrics(state: .closed, since: nil, calls: 4, failures: 0, slowCalls: 2).slowCallRate   // 0.5
+    /// ```
+    public var slowCallRate: Double {
+        calls == 0 ? 0 : Double(slowCalls) / Double(calls)
     }
 }

@@ -122,6 +122,9 @@ struct LimiterAndBreakerShapesTests {
         #expect(breaker.currentState == .closed)
         callOnce()
         #expect(breaker.currentState == .closed)
+        let metrics = breaker.metrics(at: scheduler.now)
+        #expect(metrics.slowCalls == 1 && metrics.failures == 0 && metrics.calls == 4)
+        #expect(metrics.slowCallRate == 0.25)
         callOnce()
         // The window (the last four calls) now holds two slow calls of four.
         #expect(breaker.currentState == .open)
