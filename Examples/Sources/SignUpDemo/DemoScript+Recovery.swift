@@ -28,14 +28,19 @@ extension DemoScript {
 
         timeline.line(
             "recover  each attempt takes at least \(Self.minimumMilliseconds) ms; failures go through the handler chain")
+        // Each attempt's start is read before `minimumDuration` starts its own clock, so that an
+        // attempt held exactly to the minimum is never measured as a millisecond short.
         let subscription = Deferred { () -> AnyPublisher<Bool, NetworkError> in
             attemptStarts.withLock { $0.append(.now()) }
             return client.isAvailable(name)
+                .handleEvents(receiveCompletion: { completion in
+                    if case .failure(let error) = completion {
+                        timeline.line("answer   \(error): held until the minimum duration")
+                    }
+                })
+                .minimumDuration(.milliseconds(Self.minimumMilliseconds), scheduler: queue)
+                .eraseToAnyPublisher()
         }
-        .handleEvents(receiveCompletion: { completion in
-            if case .failure(let error) = completion { timeline.line("answer   \(error): held until the minimum duration") }
-        })
-        .minimumDuration(.milliseconds(Self.minimumMilliseconds), scheduler: queue)
         .recover(through: ErrorHandlerChain()) { presentation in
             let number = presentations.withLock { count in
                 count += 1
