@@ -119,8 +119,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                 break
             }
         }
-        // Unretained: nothing releases the subscriber while the turn is held.
-        drain(adding: receiver._withUnsafeGuaranteedRef { $0.value.receive(value) })
+        drain(adding: deliver(value))
     }
 
     @inlinable
@@ -190,17 +189,24 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
                 waiter.wake()
                 return
             case .value(let box):
-                let value = unsafeDowncast(box, to: Box<Output>.self).value
-                // Unretained: nothing releases the subscriber while the turn is held.
-                additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
+                additional = deliver(unsafeDowncast(box, to: Box<Output>.self).value)
             case .current(let core):
-                let value = unsafeDowncast(core, to: Core.self).currentValue
-                additional = receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
+                additional = deliver(unsafeDowncast(core, to: Core.self).currentValue)
             case .completion(let remains, let box):
                 complete(remains, with: unsafeDowncast(box, to: Box<Subscribers.Completion<Failure>>.self).value)
                 return
             }
         }
+    }
+
+    /// Delivers `value` to the subscriber while this thread holds the turn: one call site for
+    /// the slow path's deliveries, so that the subscriber's chain is inlined once per
+    /// specialisation rather than at each of them.
+    @inlinable
+    @inline(never)
+    func deliver(_ value: Output) -> Subscribers.Demand {
+        // Unretained: nothing releases the subscriber while the turn is held.
+        receiver._withUnsafeGuaranteedRef { $0.value.receive(value) }
     }
 
     @inlinable
@@ -226,9 +232,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
             core.conduitReceivedDemand()
         case let .deliverCurrent(core, notify):
             if notify { core.conduitReceivedDemand() }
-            let value = unsafeDowncast(core, to: Core.self).currentValue
-            // Unretained: nothing releases the subscriber while the turn is held.
-            drain(adding: receiver._withUnsafeGuaranteedRef { $0.value.receive(value) })
+            drain(adding: deliver(unsafeDowncast(core, to: Core.self).currentValue))
         }
     }
 
