@@ -150,6 +150,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Wakes the dismissed waiters and completes the subscriber; the subject and the core are
     /// released here, outside the lock.
     @inlinable
+    @inline(never)
     func complete(_ remains: StateMachine.Remains, with completion: Subscribers.Completion<Failure>) {
         for waiter in remains.dismissed { waiter.wake() }
         guard let downstream = remains.downstream else { return }
@@ -169,6 +170,7 @@ final class SubjectConduit<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Adds the demand the subscriber returned, then, holding the turn, performs the machine's
     /// next actions until it lets the turn go.
     @inlinable
+    @inline(never)
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         while true {

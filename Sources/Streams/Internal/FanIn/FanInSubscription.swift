@@ -65,6 +65,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     /// Subscribes to the upstreams with `subscribeAll`; `merge` and `combineLatest` hand the
     /// subscription downstream first, `zip` when the last upstream subscription arrives.
     @inlinable
+    @inline(never)
     package func start(_ subscribeAll: (FanInSubscription) -> Void) {
         guard mode != .zip else { return subscribeAll(self) }
         handOver()
@@ -77,6 +78,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
 
     /// Hands this subscription to the downstream.
     @inlinable
+    @inline(never)
     package func handOver() {
         guard let downstream = outlet.state.withLock({ $0.downstream }) else { return }
         downstream.receive(subscription: self)
@@ -96,6 +98,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     @inlinable
+    @inline(never)
     package func receive(subscription: any Subscription, at index: Int) {
         switch outlet.state.withLock({ $0.fanIn.receivedSubscription(subscription, at: index) }) {
         case .cancel:
@@ -177,6 +180,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     @inlinable
+    @inline(never)
     package func receive(completion: Subscribers.Completion<Downstream.Failure>, at index: Int) {
         let failed = if case .failure = completion { true } else { false }
         let action = outlet.state.withLock { $0.fanIn.receivedCompletion(at: index, failed: failed) }
@@ -187,6 +191,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     @inlinable
+    @inline(never)
     package func request(_ demand: Subscribers.Demand) {
         // As in Combine, `zip` traps on `.none`; `merge` and `combineLatest` accept it, and it
         // changes nothing: it is not passed on to upstreams that may trap on it.
@@ -200,6 +205,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     /// it returned from `receive(_:)`. While this thread delivers a `zip` tuple, the upstream
     /// that completed it is left out: its `receive(_:)` returns the demand.
     @inlinable
+    @inline(never)
     package func forward(_ demand: Subscribers.Demand) {
         let thread = mode == .zip ? ThreadIdentity.current : ThreadIdentity.none
         guard case .ask(let rows, let except) = outlet.state.withLock({ $0.fanIn.downstreamRequested(demand, on: thread) })
@@ -209,6 +215,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
 
     /// Asks every live upstream in `rows` but number `except` for `demand`.
     @inlinable
+    @inline(never)
     package func request(_ demand: Subscribers.Demand, from rows: [UpstreamTable.Row], except: Int) {
         guard demand > 0 else { return }
         for index in rows.indices where index != except {
@@ -217,6 +224,7 @@ package final class FanInSubscription<Downstream: Subscriber>: Subscription, Cus
     }
 
     @inlinable
+    @inline(never)
     package func cancel() {
         let ending = outlet.state.withLock { $0.fanIn.cancelled() }
         outlet.cancel()

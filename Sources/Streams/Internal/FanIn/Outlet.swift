@@ -273,6 +273,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Completes the downstream once buffered values are out (`.finished`) or next (a failure).
     @inlinable
+    @inline(never)
     package func complete(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard case .complete(let downstream, _) = state.withLock({ $0.complete(completion) }) else { return }
         downstream.receive(completion: completion)
@@ -280,6 +281,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Adds demand and delivers buffered values it allows.
     @inlinable
+    @inline(never)
     package func request(_ demand: Subscribers.Demand) {
         let thread = ThreadIdentity.current
         let mustDrain = state.withLock { state in
@@ -296,6 +298,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
 
     /// Drops the downstream and everything buffered; threads waiting to deliver give up.
     @inlinable
+    @inline(never)
     package func cancel() {
         let released = state.withLock { $0.takeAll() }
         for waiter in released.dismissed { waiter.wake() }
@@ -307,6 +310,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     /// the turn. `additional` is the demand the downstream returned for the value it was just
     /// given, if any; `reporting` false keeps it from `onDemand` (the caller has taken it).
     @inlinable
+    @inline(never)
     package func drain(adding additional: Subscribers.Demand, reporting: Bool = true) {
         var additional = additional
         var reporting = reporting
