@@ -240,9 +240,18 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             finishSend(step)
             return nil
         }
-        let demand = downstream.receive(value)
+        let demand = deliver(value, to: downstream)
         drain(adding: demand, reporting: false)
         return demand
+    }
+
+    /// Delivers `value` to `downstream` while this thread holds the turn: one call site for every
+    /// delivery, so that the downstream's chain is inlined once per specialisation rather than
+    /// at each of them.
+    @inlinable
+    @inline(never)
+    package func deliver(_ value: Input, to downstream: Downstream) -> Subscribers.Demand {
+        downstream.receive(value)
     }
 
     /// What a send does once it has left the lock.
@@ -263,7 +272,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
     package func finishSend(_ step: SendStep) {
         switch step {
         case let .deliver(downstream, value):
-            drain(adding: downstream.receive(value))
+            drain(adding: deliver(value, to: downstream))
         case .drain:
             drain(adding: .none)
         case .done, .wait:
@@ -347,7 +356,7 @@ package final class Outlet<Downstream: Subscriber>: @unchecked Sendable {
             }
             switch step {
             case let .deliver(downstream, value, _):
-                additional = downstream.receive(value)
+                additional = deliver(value, to: downstream)
             case let .complete(downstream, completion, _, dismissed):
                 for waiter in dismissed { waiter.wake() }
                 downstream.receive(completion: completion)

@@ -95,6 +95,7 @@ where
     }
 
     @inlinable
+    @inline(never)
     func receiveSide(completion: Subscribers.Completion<Failure>) {
         let ending = state.withLock { (state) -> ChildrenEnding? in
             switch completion {
@@ -108,6 +109,7 @@ where
     // MARK: Children (through a NumberedSideSubscriber each, numbered with the child's index)
 
     @inlinable
+    @inline(never)
     func receiveSide(subscription: any Subscription, number index: Int) {
         if let demand = state.withLock({ $0.childSubscribed(index, subscription) }) {
             subscription.request(demand)
@@ -131,7 +133,7 @@ where
             drain(adding: .none)
             return .none
         case .deliver(let resources, let unlimited):
-            let answer = typed(resources).downstream.receive(value)
+            let answer = deliver(value, with: resources)
             let additional = unlimited ? .none : answer
             if !state.withLock({ $0.letGoIfIdle(adding: additional) }) {
                 drain(adding: additional)
@@ -141,6 +143,7 @@ where
     }
 
     @inlinable
+    @inline(never)
     func receiveSide(completion: Subscribers.Completion<Failure>, number index: Int) {
         switch completion {
         case .finished:
@@ -166,6 +169,7 @@ where
     /// holding the turn. `additional` is the demand the downstream returned for the value just
     /// delivered.
     @inlinable
+    @inline(never)
     func drain(adding additional: Subscribers.Demand) {
         var additional = additional
         var child = SubscriptionStatus.terminated
@@ -175,7 +179,7 @@ where
             child.request(.max(1))
             switch state.withLock({ $0.nextDelivery(adding: additional) }) {
             case .deliver(let resources, let value, let next):
-                additional = typed(resources).downstream.receive(value)
+                additional = deliver(value, with: resources)
                 child = next
             case .complete(let ending, let failure):
                 end(ending, with: failure.map { .failure($0 as! Failure) } ?? .finished)
@@ -189,9 +193,18 @@ where
         }
     }
 
+    /// Delivers `value` downstream: one call site for both deliveries, so that the downstream's
+    /// chain is inlined once per specialisation.
+    @inlinable
+    @inline(never)
+    func deliver(_ value: Downstream.Input, with resources: AnyObject) -> Subscribers.Demand {
+        typed(resources).downstream.receive(value)
+    }
+
     /// Cancels what ending let go of, wakes the threads that waited, and sends `completion` if
     /// it falls to this call.
     @inlinable
+    @inline(never)
     func end(_ ending: ChildrenEnding, with completion: Subscribers.Completion<Failure>) {
         ending.cancelAndWake()
         if let resources = ending.resources {
@@ -202,6 +215,7 @@ where
     // MARK: Subscription
 
     @inlinable
+    @inline(never)
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "API Violation: demand must not be zero")
         let thread = ThreadIdentity.current
@@ -212,6 +226,7 @@ where
     }
 
     @inlinable
+    @inline(never)
     func cancel() {
         state.withLock { $0.cancelled() }?.cancelAndWake()
     }
