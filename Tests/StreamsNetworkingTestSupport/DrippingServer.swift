@@ -24,6 +24,8 @@ public final class DrippingServer: CustomStringConvertible, Sendable {
     public let bodyLength: Int
     /// The time between two bytes of a body.
     public let interval: Duration
+    /// The first connection (counted from 1) answered at once with a 2-byte body instead.
+    public let answersAtOnceFrom: Int
     private let listener: Int32
     private let accepted = Atomic(0)
     private let heads = Atomic(0)
@@ -32,11 +34,16 @@ public final class DrippingServer: CustomStringConvertible, Sendable {
     private let stopped = Atomic(false)
 
     /// Starts a server that sends each response head `headDelay` after the request arrived,
-    /// then a body of `bodyLength` bytes, one every `interval`.
-    public init(headDelay: Duration = .zero, bodyLength: Int = 1_000_000, interval: Duration = .milliseconds(100)) throws {
+    /// then a body of `bodyLength` bytes, one every `interval`; from connection
+    /// `answersAtOnceFrom` on (a hedge's second attempt, say), it answers at once instead.
+    public init(
+        headDelay: Duration = .zero, bodyLength: Int = 1_000_000, interval: Duration = .milliseconds(100),
+        answersAtOnceFrom: Int = .max
+    ) throws {
         self.headDelay = headDelay
         self.bodyLength = bodyLength
         self.interval = interval
+        self.answersAtOnceFrom = answersAtOnceFrom
         (listener, port) = try MisbehavingServer.bind(listening: true)
         let listener = self.listener
         Thread.detachNewThread { [self] in
@@ -47,8 +54,8 @@ public final class DrippingServer: CustomStringConvertible, Sendable {
                     _ = close(listener)
                     return
                 }
-                accepted.add(1, ordering: .relaxed)
-                Thread.detachNewThread { self.serve(connection) }
+                let number = accepted.add(1, ordering: .relaxed).newValue
+                Thread.detachNewThread { self.serve(connection, number: number) }
             }
         }
     }
@@ -81,9 +88,14 @@ public final class DrippingServer: CustomStringConvertible, Sendable {
         _ = shutdown(listener, Int32(SHUT_RDWR))
     }
 
-    private func serve(_ connection: Int32) {
+    private func serve(_ connection: Int32, number: Int) {
         defer { _ = close(connection) }
         guard readRequestHead(connection) else { return }
+        if number >= answersAtOnceFrom {
+            let answer = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+            _ = send(connection, Array(answer.utf8))
+            return
+        }
         if headDelay > .zero {
             guard waitWhileOpen(connection, for: headDelay) else { return }
         }

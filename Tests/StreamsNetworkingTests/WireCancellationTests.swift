@@ -126,6 +126,24 @@ struct WireCancellationTests {
         #expect(Self.wait { server.closedByClient == 3 }, "\(server)")
     }
 
+    /// A hedged request whose first attempt streams on while the second is answered at once:
+    /// the losing attempt must close its connection.
+    @Test(arguments: Session.allCases)
+    func aHedgesLosingAttemptClosesItsConnection(on session: Session) throws {
+        let server = try DrippingServer(answersAtOnceFrom: 2)
+        defer { server.stop() }
+        let policy = ResiliencePolicy(hedging: Hedging(maxAttempts: 2, delay: .milliseconds(100)))
+        let statuses = Locked<[Int]>([])
+        let request = URLRequest(url: server.url())
+        let cancellable = session.makeSession().requestPublisher(for: request)
+            .resilient(ResiliencePipeline(policy, name: "hedged"), for: request, scheduler: DispatchQueue(label: "hedges"))
+            .sink(receiveCompletion: { _ in }, receiveValue: { response in statuses.withLock { $0.append(response.status) } })
+        defer { cancellable.cancel() }
+        try #require(Self.wait { statuses.withLock { $0 } == [200] })
+        #expect(server.connections == 2)
+        #expect(Self.wait { server.closedByClient == 1 }, "the losing attempt still streams: \(server)")
+    }
+
     /// Cancels 2,000 requests on each caching session, 0 to 5 ms after each starts, to a server
     /// that sends the head at once and then a 3-byte body a millisecond or so apart: the cancels
     /// land before the head (and wait for it), while the body streams and as the task ends, on
