@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 
 /// A `URLSession` sends requests as an ``HTTPTransport``: a data task per exchange, whose task
-/// delegate applies the ``RedirectPolicy``, and whose cancel is as safe as the platform allows
-/// (on Linux, a task of a session with a URL cache or protocols of the app's runs to its end).
+/// delegate applies the ``RedirectPolicy``, and which is cancelled on the wire when given up (on
+/// Linux, with a URL cache, once its response head has arrived; a task a `URLProtocol` of the
+/// app's answers runs to its end).
 ///
 /// ```swift
 /// let transport: any HTTPTransport = URLSession.shared
@@ -47,7 +48,7 @@ extension URLSession: HTTPTransport {
     }
 }
 
-/// A URLSession data task as an ``HTTPTransportTask``: stopping it cancels it only where that is
+/// A URLSession data task as an ``HTTPTransportTask``: stopping it cancels it as soon as that is
 /// safe (`URLSession.stop(_:)`).
 final class URLSessionTransportTask: HTTPTransportTask, Sendable {
     // Both are immutable, and URLSession's objects are safe to use from any thread.

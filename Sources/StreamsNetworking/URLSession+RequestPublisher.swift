@@ -14,9 +14,10 @@ extension URLSession {
     ///
     /// Every subscription sends its own request, so `retry` sends it again. Cancelling the
     /// subscription lets the subscriber go at once, and nothing reaches it afterwards; the
-    /// request in flight is cancelled, except on Linux where cancelling it could crash the
-    /// process (a session with a URL cache, as `URLSession.shared` has, or with URL protocols
-    /// of the app's): there it runs to its end and its result is dropped.
+    /// request in flight is cancelled and its connection closed. On Linux, where cancelling a
+    /// request still asking the session's URL cache could crash the process (as on
+    /// `URLSession.shared`), it is cancelled once its response head has arrived; one that a
+    /// `URLProtocol` of the app's answers runs to its end, its result dropped.
     ///
     /// Redirects are followed as `redirectPolicy` says: by default, a redirect to another
     /// origin is followed without the request's `Authorization`, `Proxy-Authorization` and

@@ -13,10 +13,10 @@ extension URLSession {
     /// value, as Combine's does. ``requestPublisher(for:)-(URL)`` is Streams' richer form, with
     /// HTTP responses and ``NetworkError``.
     ///
-    /// Cancelling the subscription lets the subscriber go at once and cancels the task, except on
-    /// Linux where cancelling it could crash the process (a session with a URL cache, as
-    /// `URLSession.shared` has, or with URL protocols of the app's): there the task runs to its
-    /// end and its result is dropped.
+    /// Cancelling the subscription lets the subscriber go at once and cancels the task. On Linux,
+    /// where cancelling a task still asking the session's URL cache could crash the process (as
+    /// on `URLSession.shared`), a task is cancelled once its response head has arrived; one that a
+    /// `URLProtocol` of the app's answers runs to its end, its result dropped.
     ///
     /// ```swift
     /// let page = URLSession.shared.dataTaskPublisher(for: url).map(\.data)

@@ -91,7 +91,7 @@ public final class MisbehavingServer: Sendable {
     /// The sockets behind ``closedPort()``, kept bound.
     private static let refusingSockets = Locked<[Int32]>([])
 
-    private static func bind(listening: Bool) throws -> (Int32, Int) {
+    static func bind(listening: Bool) throws -> (Int32, Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

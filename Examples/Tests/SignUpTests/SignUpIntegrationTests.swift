@@ -163,8 +163,9 @@ struct SignUpIntegrationTests {
     @Test func cancellingMidFlightCancelsTheHTTPRequest() async throws {
         // A listener that accepts the connection and never answers keeps the request in flight;
         // cancelling must close the connection, which the listener sees as end of stream. On
-        // Linux Streams cancels a task in flight only on a session without a URL cache (a
-        // caching session's task runs to its end, unseen: see Docs/ErrorHandling.md).
+        // Linux Streams cancels a task before its response head only on a session without a URL
+        // cache (a caching session's task is cancelled once the head arrives, and this listener
+        // sends none: see Docs/ErrorHandling.md).
         let listener = try SilentListener()
         defer { listener.close() }
         let configuration = URLSessionConfiguration.ephemeral
