@@ -81,7 +81,9 @@ final class DispatchTimerEngine: @unchecked Sendable {
         return entry
     }
 
-    /// Takes `entry` out of the heap; its action and queue are released here, after the lock.
+    /// Takes `entry` out of the heap; its action and queue are released here, after the lock,
+    /// when the two locals go. (Not through `withExtendedLifetime`: a closure handed to a generic
+    /// function is wrapped in a reabstraction thunk, an allocation per cancel.)
     func cancel(_ entry: DispatchTimerEntry) {
         var action: (() -> Void)?
         var queue: DispatchQueue?
@@ -94,7 +96,8 @@ final class DispatchTimerEngine: @unchecked Sendable {
             entry.action = nil
             entry.queue = nil
         }
-        withExtendedLifetime((action, queue)) {}
+        _ = action
+        _ = queue
     }
 
     /// Arms the source for `entry` if it is due before the deadline the source is armed for.
