@@ -48,6 +48,34 @@ struct DispatchQueueTimerTests {
         #expect(seen.withLock { $0.allSatisfy { $0 == "own" } })
     }
 
+    @Test func theOptionsFlagsReachTheQueue() {
+        let queue = DispatchQueue(label: "timers.barrier", attributes: .concurrent)
+        let longRunning = Locked(false)
+        let sawItDone = Locked<[Bool]>([])
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        queue.async {
+            started.signal()
+            Thread.sleep(forTimeInterval: 0.03)
+            longRunning.withLock { $0 = true }
+        }
+        #expect(started.wait(timeout: Self.limit) == .success)
+        // A barrier waits for the block already running on the concurrent queue.
+        let barrier = DispatchQueue.SchedulerOptions(flags: .barrier)
+        queue.schedule(after: queue.now, tolerance: .zero, options: barrier) {
+            sawItDone.withLock { $0.append(longRunning.withLock { $0 }) }
+            done.signal()
+        }
+        let ticks = queue.schedule(after: queue.now, interval: .seconds(60), tolerance: .zero, options: barrier) {
+            sawItDone.withLock { $0.append(longRunning.withLock { $0 }) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: Self.limit) == .success)
+        #expect(done.wait(timeout: Self.limit) == .success)
+        ticks.cancel()
+        #expect(sawItDone.withLock { $0 } == [true, true])
+    }
+
     @Test func workDueAtTheSameTimeRunsInTheOrderItWasScheduled() {
         let queue = DispatchQueue(label: "timers.fifo")
         let order = Locked<[Int]>([])

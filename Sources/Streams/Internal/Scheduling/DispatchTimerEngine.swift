@@ -31,13 +31,12 @@ final class DispatchTimerEngine: @unchecked Sendable {
         var armed: UInt64?
     }
 
-    /// A due entry's work, read under the lock and handed to its queue outside it.
+    /// A due entry and its queue, read under the lock and handed over outside it. The entry
+    /// keeps its action: the work takes it when it runs, so that nothing the engine's thread
+    /// still holds keeps the action alive once it has run.
     struct Handoff {
         let queue: DispatchQueue
         let entry: DispatchTimerEntry
-        /// A one-shot entry's action, taken from it; nil for a repeating entry, whose tick reads
-        /// its action when it runs.
-        let action: (() -> Void)?
     }
 
     /// The engine of every queue.
@@ -118,23 +117,19 @@ final class DispatchTimerEngine: @unchecked Sendable {
             while let first = state.heap.first, first.deadline <= now {
                 let entry = state.heap.removeFirst()
                 guard let queue = entry.queue else { continue }
-                if entry.isRepeating {
-                    due.append(Handoff(queue: queue, entry: entry, action: nil))
-                } else {
-                    due.append(Handoff(queue: queue, entry: entry, action: entry.action))
-                    entry.action = nil
-                    entry.queue = nil
-                }
+                due.append(Handoff(queue: queue, entry: entry))
+                // A one-shot entry is done with its queue; its work, once handed over, cannot be
+                // cancelled, and only that work reads the action from here on.
+                if !entry.isRepeating { entry.queue = nil }
             }
             if let first = state.heap.first { arm(&state, for: first) }
         }
         for handoff in due {
             let entry = handoff.entry
-            if let action = handoff.action {
-                let work = UncheckedAction(action)
-                handoff.queue.async(qos: entry.qos, flags: entry.flags) { work.run() }
-            } else {
+            if entry.isRepeating {
                 handoff.queue.async(qos: entry.qos, flags: entry.flags) { DispatchTimerEngine.shared.tick(entry) }
+            } else {
+                handoff.queue.async(qos: entry.qos, flags: entry.flags) { entry.runOnce() }
             }
         }
     }

@@ -25,7 +25,7 @@ final class DispatchTimerEntry: Cancellable, @unchecked Sendable {
     var heapIndex = -1
     /// The queue the work runs on, until the entry is cancelled.
     var queue: DispatchQueue?
-    /// The work, until the entry is cancelled (or a one-shot entry is handed to its queue).
+    /// The work, until the entry is cancelled (or a one-shot entry's work runs).
     var action: (() -> Void)?
     /// Whether `cancel()` was called.
     var isCancelled = false
@@ -45,6 +45,15 @@ final class DispatchTimerEntry: Cancellable, @unchecked Sendable {
 
     /// Whether the entry runs again after each tick.
     var isRepeating: Bool { interval != 0 }
+
+    /// Runs a one-shot entry's action, on its queue, and lets it go before returning. Reached
+    /// only by the work the engine handed to the queue, after the entry left the heap under the
+    /// engine's lock: a one-shot entry has no `Cancellable`, so nothing else reads the action.
+    func runOnce() {
+        let action = self.action
+        self.action = nil
+        action?()
+    }
 
     /// Stops the ticks; the action and the queue are released at once. A tick that is running
     /// finishes; one handed to the queue but not started does not run.
