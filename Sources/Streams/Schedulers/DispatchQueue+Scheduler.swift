@@ -276,21 +276,39 @@ extension DispatchQueue: Scheduler {
     }
 
     /// Runs `action` on the queue at `date` (the tolerance is not used, as in Combine). A date
-    /// too far ahead for Dispatch (about 292 years of uptime) never comes.
+    /// too far ahead for Dispatch (2^62 - 1 nanoseconds of uptime or more, such as
+    /// `DispatchTime.distantFuture`) never comes, and the action is released at once.
+    ///
+    /// The work waits in a heap of deadlines that one timer serves for every queue, not in a
+    /// Dispatch timer of its own (see "Timers on a DispatchQueue" in `Docs/Internals.md`); when
+    /// it is due it goes to the queue with `async`, with the options' quality of service and
+    /// flags. Work due at the same time runs in the order it was scheduled.
+    ///
+    /// ```swift
+    /// queue.schedule(after: queue.now.advanced(by: .milliseconds(300))) { print("later") }
+    /// ```
     public func schedule(
         after date: SchedulerTimeType,
         tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        let work = UncheckedAction(action)
-        let options = options ?? SchedulerOptions()
-        asyncAfter(deadline: Self.deadline(of: date), qos: options.qos, flags: options.flags) { work.run() }
+        DispatchTimerEngine.shared.schedule(
+            on: self, at: Self.deadline(of: date).uptimeNanoseconds, interval: 0, tolerance: 0, options: options, action)
     }
 
-    /// Runs `action` on the queue at `date` and every `interval`, with a timer whose leeway is
-    /// `tolerance`; cancelling the result stops the timer. `interval` must not be negative. A date
-    /// too far ahead for Dispatch never comes.
+    /// Runs `action` on the queue at `date` and every `interval` after, as a Dispatch timer does
+    /// with `tolerance` as its leeway: the ticks fall on `date + k * interval`, a tick never
+    /// starts while the previous one runs, and ticks missed meanwhile make one tick at once.
+    /// Cancelling the result stops the ticks and releases `action` at once (a tick already
+    /// running finishes; one handed to the queue but not started does not run). `interval` must
+    /// not be negative; zero means one nanosecond, as in Dispatch: a tick as soon as the
+    /// previous one ends. A date too far ahead for Dispatch never comes.
+    ///
+    /// ```swift
+    /// let ticks = queue.schedule(after: queue.now, interval: .seconds(1)) { print("tick") }
+    /// ticks.cancel()
+    /// ```
     public func schedule(
         after date: SchedulerTimeType,
         interval: SchedulerTimeType.Stride,
@@ -300,18 +318,16 @@ extension DispatchQueue: Scheduler {
     ) -> any Cancellable {
         precondition(
             interval >= .zero, "DispatchQueue: a repeating schedule requires an interval of zero or more, got \(interval)")
-        let work = UncheckedAction(action)
-        let options = options ?? SchedulerOptions()
-        let timer = DispatchSource.makeTimerSource(queue: self)
-        timer.setEventHandler(qos: options.qos, flags: options.flags) { work.run() }
-        timer.schedule(deadline: Self.deadline(of: date), repeating: interval.timeInterval, leeway: tolerance.timeInterval)
-        timer.resume()
-        return AnyCancellable { timer.cancel() }
+        // Always an entry: a repeating schedule has a first tick, however far ahead.
+        return DispatchTimerEngine.shared.schedule(
+            on: self, at: Self.deadline(of: date).uptimeNanoseconds, interval: UInt64(max(interval.magnitude, 1)),
+            tolerance: UInt64(max(tolerance.magnitude, 0)), options: options, action)!
     }
 
     /// `date` as a deadline for Dispatch. Dispatch reads an uptime of 2^63 nanoseconds or more
     /// (about 292 years) as a wall-clock time long past and would run the work at once, so such
-    /// a date, which only an absurd wait reaches, becomes `.distantFuture`: never.
+    /// a date, which only an absurd wait reaches, becomes `.distantFuture`: never. (The timer
+    /// engine treats any deadline from 2^62 - 1 nanoseconds on as never, too.)
     static func deadline(of date: SchedulerTimeType) -> DispatchTime {
         date.dispatchTime.uptimeNanoseconds < UInt64(Int64.max) ? date.dispatchTime : .distantFuture
     }
