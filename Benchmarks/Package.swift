@@ -32,6 +32,21 @@ let package = Package(
             ],
             swiftSettings: [.define("OPENCOMBINE")]),
         .target(name: "Baseline"),
+        // The independent harness: the same source per library, each in a module of its own, in
+        // Swift 5 language mode, as a client outside the repository would build it.
+        .target(
+            name: "IndependentStreamsWorkloads",
+            dependencies: [.product(name: "Streams", package: "Streams")],
+            swiftSettings: [.define("STREAMS"), .swiftLanguageMode(.v5)]),
+        .target(
+            name: "IndependentOpenCombineWorkloads",
+            dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "IndependentRaw", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(
+            name: "independent",
+            dependencies: ["IndependentStreamsWorkloads", "IndependentOpenCombineWorkloads", "IndependentRaw"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(
             name: "AsyncWorkloads",
             dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")]),

@@ -1,0 +1,1 @@
+../IndependentWorkloads/Chains.swift

@@ -1,0 +1,136 @@
+// The independent harness: the shape of a measurement made outside this repository. The same
+// workload source (Sources/IndependentWorkloads/Chains.swift) is compiled into one module per
+// library, in Swift 5 language mode; this driver passes every kernel in as a closure, so no library
+// sees a literal it could inline; the raw loop calls the same closures. Raw, Streams and
+// OpenCombine run interleaved in one process, and the best of the repetitions is kept.
+//
+//     Benchmarks/independent [repetitions] [workload...]
+//
+// It differs from `compare` (whose workloads see literal closures, in Swift 6 mode, and whose
+// floor passes its closures through an opaque function) in how the workload reaches the library.
+
+import Dispatch
+import IndependentOpenCombineWorkloads
+import IndependentRaw
+import IndependentStreamsWorkloads
+
+/// Hands `value` back unchanged where the optimiser cannot see it: in release builds SwiftPM lets
+/// the driver inline the workload modules' functions (cross-module optimisation), which would
+/// otherwise turn the kernels back into literals the loops fold.
+@inline(never)
+@_optimize(none)
+func opaque<T>(_ value: T) -> T { value }
+
+// The kernels, written once here and handed to every implementation.
+let double: (Int) -> Int = opaque { $0 &* 2 }
+let increment: (Int) -> Int = opaque { $0 &+ 1 }
+let isEven: (Int) -> Bool = opaque { $0 & 1 == 0 }
+let isNotMultipleOfFour: (Int) -> Bool = opaque { $0 & 3 != 0 }
+let isNotNegative: (Int) -> Bool = opaque { $0 >= 0 }
+
+/// One row of the table.
+struct Workload {
+    let name: String
+    let count: Int
+    let raw: (Int) -> Int
+    let streams: (Int) -> Int
+    let openCombine: (Int) -> Int
+}
+
+let allWorkloads: [Workload] = [
+    Workload(
+        name: "W1 Sequence.map (eager) -> sink", count: 1_000_000,
+        raw: { RawLoops.sequenceMap($0, double) },
+        streams: { IndependentStreamsWorkloads.Chains.sequenceMap($0, double) },
+        openCombine: { IndependentOpenCombineWorkloads.Chains.sequenceMap($0, double) }),
+    Workload(
+        name: "W1g generic map -> sink", count: 1_000_000,
+        raw: { RawLoops.sequenceMap($0, double) },
+        streams: { IndependentStreamsWorkloads.Chains.sequenceMapGeneric($0, double) },
+        openCombine: { IndependentOpenCombineWorkloads.Chains.sequenceMapGeneric($0, double) }),
+    Workload(
+        name: "W2 Sequence 4 x (map, filter) (eager)", count: 1_000_000,
+        raw: { RawLoops.sequenceChain($0, increment, isEven, isNotMultipleOfFour, isNotNegative) },
+        streams: {
+            IndependentStreamsWorkloads.Chains.sequenceChain($0, increment, isEven, isNotMultipleOfFour, isNotNegative)
+        },
+        openCombine: {
+            IndependentOpenCombineWorkloads.Chains.sequenceChain(
+                $0, increment, isEven, isNotMultipleOfFour, isNotNegative)
+        }),
+    Workload(
+        name: "W2g generic 4 x (map, filter)", count: 1_000_000,
+        raw: { RawLoops.sequenceChain($0, increment, isEven, isNotMultipleOfFour, isNotNegative) },
+        streams: {
+            IndependentStreamsWorkloads.Chains.sequenceChainGeneric(
+                $0, increment, isEven, isNotMultipleOfFour, isNotNegative)
+        },
+        openCombine: {
+            IndependentOpenCombineWorkloads.Chains.sequenceChainGeneric(
+                $0, increment, isEven, isNotMultipleOfFour, isNotNegative)
+        }),
+    Workload(
+        name: "W3 subject -> map -> filter -> sink", count: 1_000_000,
+        raw: { RawLoops.subjectChain($0, increment, isEven) },
+        streams: { IndependentStreamsWorkloads.Chains.subjectChain($0, increment, isEven) },
+        openCombine: { IndependentOpenCombineWorkloads.Chains.subjectChain($0, increment, isEven) }),
+]
+
+@inline(never)
+func blackHole(_ value: Int) {
+    if value == Int.min { print("") }
+}
+
+/// Nanoseconds per element of one run.
+func measure(_ run: (Int) -> Int, count: Int) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let checksum = run(count)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    blackHole(checksum)
+    return Double(elapsed) / Double(count)
+}
+
+func format(_ value: Double) -> String {
+    if value >= 100 { return String(Int(value.rounded())) }
+    return String((value * 100).rounded() / 100)
+}
+
+func ratio(_ value: Double) -> String {
+    String((value * 1000).rounded() / 1000)
+}
+
+let repetitions = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 7
+let selected = Set(CommandLine.arguments.dropFirst(2))
+let workloads = allWorkloads.filter { selected.isEmpty || selected.contains(String($0.name.prefix { $0 != " " })) }
+var rawTimes = Array(repeating: Double.infinity, count: workloads.count)
+var streamsTimes = Array(repeating: Double.infinity, count: workloads.count)
+var openCombineTimes = Array(repeating: Double.infinity, count: workloads.count)
+
+// Check that the three agree, warm up once, then interleave raw, Streams, OpenCombine.
+for workload in workloads {
+    let expected = workload.raw(1000)
+    precondition(workload.streams(1000) == expected, "\(workload.name): Streams' checksum differs from the raw loop's")
+    precondition(
+        workload.openCombine(1000) == expected, "\(workload.name): OpenCombine's checksum differs from the raw loop's")
+    blackHole(workload.raw(workload.count / 10))
+    blackHole(workload.streams(workload.count / 10))
+    blackHole(workload.openCombine(workload.count / 10))
+}
+for _ in 0..<repetitions {
+    for (index, workload) in workloads.enumerated() {
+        rawTimes[index] = min(rawTimes[index], measure(workload.raw, count: workload.count))
+        streamsTimes[index] = min(streamsTimes[index], measure(workload.streams, count: workload.count))
+        openCombineTimes[index] = min(openCombineTimes[index], measure(workload.openCombine, count: workload.count))
+    }
+}
+
+print("| workload | raw ns | Streams ns | OpenCombine ns | Streams/OpenCombine | Streams/raw |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+for (index, workload) in workloads.enumerated() {
+    let raw = rawTimes[index]
+    let streams = streamsTimes[index]
+    let openCombine = openCombineTimes[index]
+    print(
+        "| \(workload.name) | \(format(raw)) | \(format(streams)) | \(format(openCombine)) | "
+            + "\(ratio(streams / openCombine)) | \(format(streams / max(raw, 0.01))) |")
+}
