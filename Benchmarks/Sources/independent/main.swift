@@ -5,11 +5,18 @@
 // OpenCombine run interleaved in one process, and the best of the repetitions is kept.
 //
 //     Benchmarks/independent [repetitions] [workload...]
+//     Benchmarks/independent --instructions [workload...]
 //
 // It differs from `compare` (whose workloads see literal closures, in Swift 6 mode, and whose
 // floor passes its closures through an opaque function) in how the workload reaches the library.
 
 import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import IndependentOpenCombineWorkloads
 import IndependentRaw
 import IndependentStreamsWorkloads
@@ -104,6 +111,19 @@ func format(_ value: Double) -> String {
 
 func ratio(_ value: Double) -> String {
     String((value * 1000).rounded() / 1000)
+}
+
+// `independent --run raw|streams|opencombine workload count`: one run, for a profiler
+// (`Benchmarks/independent --instructions` counts instructions per element with it).
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--run", let count = Int(CommandLine.arguments[4]),
+    let workload = allWorkloads.first(where: { $0.name.hasPrefix(CommandLine.arguments[3] + " ") })
+{
+    switch CommandLine.arguments[2] {
+    case "raw": blackHole(workload.raw(count))
+    case "streams": blackHole(workload.streams(count))
+    default: blackHole(workload.openCombine(count))
+    }
+    exit(0)
 }
 
 let repetitions = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 7
