@@ -45,18 +45,8 @@ public final class DrippingServer: CustomStringConvertible, Sendable {
         self.interval = interval
         self.answersAtOnceFrom = answersAtOnceFrom
         (listener, port) = try MisbehavingServer.bind(listening: true)
-        let listener = self.listener
-        Thread.detachNewThread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else {
-                    // Stopped: closed by the only thread that uses it (see MisbehavingServer).
-                    _ = close(listener)
-                    return
-                }
-                let number = accepted.add(1, ordering: .relaxed).newValue
-                Thread.detachNewThread { self.serve(connection, number: number) }
-            }
+        MisbehavingServer.acceptConnections(on: listener, counting: { [self] in accepted.add(1, ordering: .relaxed).newValue }) {
+            [self] connection, number in serve(connection, number: number)
         }
     }
 

@@ -38,8 +38,21 @@ public final class MisbehavingServer: Sendable {
     public init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
         (listener, port) = try Self.bind(listening: true)
-        let listener = self.listener
-        Thread.detachNewThread { [self] in
+        Self.acceptConnections(on: listener, counting: { [self] in accepted.add(1, ordering: .relaxed).newValue }) {
+            [self] connection, _ in handle(connection)
+        }
+    }
+
+    /// Accepts connections on `listener` on a thread of its own until the listener is shut down,
+    /// counts each with `count` (which returns its number) as it is accepted, and serves it on a
+    /// thread of its own with `serve`, given that number. A thread, not a Dispatch worker: a test
+    /// that waits on a worker for the server to take the request must not be what keeps the
+    /// server from it.
+    static func acceptConnections(
+        on listener: Int32, counting count: @escaping @Sendable () -> Int,
+        _ serve: @escaping @Sendable (Int32, Int) -> Void
+    ) {
+        Thread.detachNewThread {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else {
@@ -49,10 +62,8 @@ public final class MisbehavingServer: Sendable {
                     _ = close(listener)
                     return
                 }
-                accepted.add(1, ordering: .relaxed)
-                // A thread of its own, not a Dispatch worker: a test that waits on a worker for
-                // the server to take the request must not be what keeps the server from it.
-                Thread.detachNewThread { self.handle(connection) }
+                let number = count()
+                Thread.detachNewThread { serve(connection, number) }
             }
         }
     }
